@@ -1,0 +1,1 @@
+//! HPROF ASCII reports (`java.hprof.txt`). Not built yet.
