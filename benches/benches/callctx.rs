@@ -1,10 +1,71 @@
-//! Benchmarks for `callctx`.
-#![allow(missing_docs)]
-use criterion::{Criterion, criterion_group, criterion_main};
+//! `callctx`: parse + full iteration of real contexts (depths 1–23 from a real `.iprof` file),
+//! beside a naive `split`/`str::parse` baseline measured in the same run.
+#![allow(missing_docs, clippy::unwrap_used, clippy::expect_used)]
 
-fn parse(c: &mut Criterion) {
-    c.bench_function("noop", |b| b.iter(|| 1 + 1));
+use std::hint::black_box;
+
+use callctx::Context;
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+
+fn contexts() -> Vec<String> {
+    let path = benches::repo_root().join("callctx/tests/data/contexts-v0.4.0.txt");
+    let text = std::fs::read_to_string(path).expect("callctx fixture");
+    text.lines().map(str::to_owned).collect()
 }
 
-criterion_group!(benches, parse);
+fn parse_and_iterate(c: &mut Criterion) {
+    let lines = contexts();
+    let bytes: usize = lines.iter().map(String::len).sum();
+    let mut group = c.benchmark_group("callctx");
+    group.throughput(Throughput::Bytes(bytes as u64));
+
+    group.bench_function("parse+frames", |b| {
+        b.iter(|| {
+            let mut acc = 0u64;
+            for line in &lines {
+                let ctx = Context::parse(black_box(line)).unwrap();
+                for frame in ctx.frames() {
+                    acc = acc.wrapping_add(u64::from(frame.method)).wrapping_add(frame.bci as u64);
+                }
+            }
+            acc
+        });
+    });
+
+    group.bench_function("parse+frames.rev", |b| {
+        b.iter(|| {
+            let mut acc = 0u64;
+            for line in &lines {
+                let ctx = Context::parse(black_box(line)).unwrap();
+                for frame in ctx.frames().rev() {
+                    acc = acc.wrapping_add(u64::from(frame.method)).wrapping_add(frame.bci as u64);
+                }
+            }
+            acc
+        });
+    });
+
+    group.bench_function("parse only", |b| {
+        b.iter(|| lines.iter().map(|l| Context::parse(black_box(l)).unwrap().len()).sum::<usize>());
+    });
+
+    // Baseline: what a user would write without this crate.
+    group.bench_function("naive split+parse", |b| {
+        b.iter(|| {
+            let mut acc = 0u64;
+            for line in &lines {
+                for frame in black_box(line).split('<') {
+                    let (m, bci) = frame.split_once(':').unwrap();
+                    let m: u32 = m.parse().unwrap();
+                    let bci: i32 = bci.parse().unwrap();
+                    acc = acc.wrapping_add(u64::from(m)).wrapping_add(bci as u64);
+                }
+            }
+            acc
+        });
+    });
+    group.finish();
+}
+
+criterion_group!(benches, parse_and_iterate);
 criterion_main!(benches);

@@ -243,13 +243,13 @@ impl serde::Serialize for Context<'_> {
     }
 }
 
-impl<'de> serde::Deserialize<'de> for Context<'de> {
+impl<'de: 'a, 'a> serde::Deserialize<'de> for Context<'a> {
     /// Borrows the string from the input; fails if the deserializer can only hand over a
     /// transient string (e.g. a JSON string with escapes). Use [`ContextBuf`] then.
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = Context<'de>;
+        struct Visitor<'a>(std::marker::PhantomData<&'a ()>);
+        impl<'de: 'a, 'a> serde::de::Visitor<'de> for Visitor<'a> {
+            type Value = Context<'a>;
             fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a borrowed call context string such as \"5:0<3:2\"")
             }
@@ -266,6 +266,6 @@ impl<'de> serde::Deserialize<'de> for Context<'de> {
                 Context::parse_bytes(v).map_err(E::custom)
             }
         }
-        deserializer.deserialize_str(Visitor)
+        deserializer.deserialize_str(Visitor(std::marker::PhantomData))
     }
 }

@@ -49,6 +49,8 @@
 //! compare, order and hash by frames, display canonically, and serialize as strings with
 //! serde ([`Context`] borrows from the input when the deserializer allows).
 
+#![forbid(unsafe_code)]
+
 mod buf;
 mod context;
 mod cursor;
