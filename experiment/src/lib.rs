@@ -1,4 +1,70 @@
-//! Sun Studio / gprofng experiment directories (`*.er`).
+//! Sun Studio / Oracle Developer Studio / GNU gprofng experiment directories (`*.er`).
 //!
-//! Not built yet: this crate will read `log.xml`, `map.xml`, the data packet files and
-//! `data.frameinfo` call stacks, through a caller-supplied source (no I/O of its own).
+//! The crate does no I/O: [`Experiment::open`] reads files through a [`Source`] the caller
+//! supplies (an in-memory [`MemorySource`], closures via [`FnSource`], or your own type).
+//!
+//! ```
+//! use experiment::{Experiment, MemorySource, packets::TypedPacket};
+//!
+//! let log = br#"<experiment version="12.4"><collector>2.40.00</collector></experiment>
+//! <system hostname="vm" arch="x86_64" pagesz="4096"/>
+//! <process wsize="64"></process>
+//! <event kind="run" tstamp="100.000000000"/>
+//! <profile name="profile" ptimer="10007">
+//!   <profdata fname="profile"/>
+//!   <profpckt kind="8" uname="Clock profiling data">
+//!     <field name="THRID" offset="16" type="INT64"/>
+//!     <field name="TSTAMP" offset="28" type="INT64"/>
+//!     <field name="FRINFO" offset="36" type="INT64"/>
+//!     <field name="NTICK" offset="48" type="INT32"/>
+//!   </profpckt>
+//! </profile>
+//! <event kind="exit" tstamp="1.000000000"/>"#;
+//! // One 56-byte clock packet (tsize 56, type 8) followed by padding to the end of the block.
+//! let mut profile = vec![0u8; 64];
+//! profile[0..4].copy_from_slice(&[56, 0, 8, 0]);
+//! profile[28..36].copy_from_slice(&100_500_000_000u64.to_le_bytes());
+//! profile[48..52].copy_from_slice(&1u32.to_le_bytes());
+//! profile[56..60].copy_from_slice(&[8, 0, 0, 0]);
+//!
+//! let source = MemorySource::new().with("log.xml", &log[..]).with("profile", profile);
+//! let exp = Experiment::open(source)?;
+//! assert_eq!(exp.log().version, "12.4");
+//! let data = exp.data("profile").unwrap();
+//! let packets: Vec<_> = data.packets().collect::<Result<_, _>>()?;
+//! assert_eq!(packets.len(), 1);
+//! let TypedPacket::Clock(tick) = packets[0].typed()? else { unreachable!() };
+//! assert_eq!(tick.common.tstamp - exp.log().run_start().unwrap(), 500_000_000);
+//! assert_eq!(tick.nticks, 1);
+//! assert!(!exp.incomplete());
+//! # Ok::<(), experiment::Error>(())
+//! ```
+//!
+//! Layout (one module per file of the experiment): [`log`] (`log.xml`), [`map`] (`map.xml`),
+//! [`packets`] (data files), [`frameinfo`] (`data.frameinfo`), [`overview`], [`dyntext`],
+//! [`jclasses`], [`archives`], [`descendants`], with [`cursor`] the one binary reader and
+//! [`xml`] the lenient tokenizer for the XML-ish logs; [`summary`] computes gprofng's report
+//! totals (heap allocations/leaks, sync wait, I/O bytes, clock ticks).
+//!
+//! Nothing in the crate panics on input: every reader returns [`Result`], iterators over
+//! records are lazy and fallible, and no allocation is sized by an unchecked length.
+
+pub mod archives;
+pub mod cursor;
+pub mod descendants;
+pub mod dyntext;
+mod error;
+mod experiment;
+pub mod frameinfo;
+pub mod jclasses;
+pub mod log;
+pub mod map;
+pub mod overview;
+pub mod packets;
+pub mod source;
+pub mod summary;
+pub mod xml;
+
+pub use error::{Error, Result};
+pub use experiment::{DataFile, DataPacket, DataPackets, Experiment};
+pub use source::{FnSource, MemorySource, Source, SubSource, from_fn};

@@ -1,7 +1,30 @@
+//! Fuzzes the lenient XML readers: log.xml (header, descriptors, events) and map.xml
+//! (segments, PC resolution), plus opening an experiment whose only file is that log.
 #![no_main]
+use experiment::log::Log;
+use experiment::map::Map;
+use experiment::{Experiment, MemorySource};
 use libfuzzer_sys::fuzz_target;
 
-// Not written yet: the crate's issue fills this in.
 fuzz_target!(|data: &[u8]| {
-    let _ = data;
+    if let Ok(log) = Log::parse(data) {
+        let _ = (
+            log.samples(),
+            log.messages(),
+            log.end(),
+            log.data_files(),
+            log.endian(),
+            log.word_size(),
+        );
+        let _ = log.thread_tags();
+    }
+    if let Ok(map) = Map::parse(data) {
+        let _ = map.resolve(0x1000, u64::MAX);
+        for s in map.segments().take(32) {
+            let _ = map.resolve(s.vaddr.wrapping_add(1), s.tstamp);
+        }
+    }
+    if let Ok(exp) = Experiment::open(MemorySource::new().with("log.xml", data.to_vec())) {
+        let _ = exp.incomplete();
+    }
 });

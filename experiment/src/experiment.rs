@@ -1,0 +1,326 @@
+//! `Experiment::open`: an experiment directory read through a caller-supplied [`Source`]
+//! (spec: "実験ディレクトリ"; format notes §1, gprofng `Experiment::open` order).
+
+use crate::cursor::{Endian, WordSize};
+use crate::error::{Error, Result};
+use crate::frameinfo::{FrameInfo, Stack};
+use crate::log::Log;
+use crate::map::Map;
+use crate::packets::{DataKind, Layout, Packet, Packets, RawPacket, TypedPacket};
+use crate::source::{Source, SubSource};
+use bytes::Bytes;
+
+/// An opened experiment. Data files are read from the source when asked for.
+#[derive(Debug, Clone)]
+pub struct Experiment<S> {
+    source: S,
+    log: Log,
+    warnings: Option<Log>,
+    map: Map,
+    frameinfo: FrameInfo,
+}
+
+impl<S: Source> Experiment<S> {
+    /// Opens the experiment `source` serves: reads `warnings.xml` (optional), `log.xml`
+    /// (required), `map.xml` and `data.frameinfo` (optional). Other files are read on demand.
+    pub fn open(source: S) -> Result<Self> {
+        let warnings = match source.read("warnings.xml") {
+            Some(b) => Some(Log::parse_named(&b, "warnings.xml")?),
+            None => None,
+        };
+        let log_bytes = source.read("log.xml").ok_or_else(|| Error::MissingFile {
+            name: "log.xml".into(),
+        })?;
+        let log = Log::parse(&log_bytes)?;
+        let map = match source.read("map.xml") {
+            Some(b) => Map::parse(&b)?,
+            None => Map::default(),
+        };
+        let frameinfo = match source.read("data.frameinfo") {
+            Some(b) => FrameInfo::parse(&b, log.endian(), log.word_size()),
+            None => FrameInfo::default(),
+        };
+        Ok(Experiment {
+            source,
+            log,
+            warnings,
+            map,
+            frameinfo,
+        })
+    }
+
+    /// The source.
+    pub fn source(&self) -> &S {
+        &self.source
+    }
+
+    /// `log.xml`.
+    pub fn log(&self) -> &Log {
+        &self.log
+    }
+
+    /// `warnings.xml`, if present.
+    pub fn collect_warnings(&self) -> Option<&Log> {
+        self.warnings.as_ref()
+    }
+
+    /// `map.xml` (empty if absent).
+    pub fn map(&self) -> &Map {
+        &self.map
+    }
+
+    /// `data.frameinfo` (empty if absent).
+    pub fn frameinfo(&self) -> &FrameInfo {
+        &self.frameinfo
+    }
+
+    /// Byte order.
+    pub fn endian(&self) -> Endian {
+        self.log.endian()
+    }
+
+    /// Word size.
+    pub fn word_size(&self) -> WordSize {
+        self.log.word_size()
+    }
+
+    /// Raw bytes of any file of the experiment.
+    pub fn file(&self, path: &str) -> Option<Bytes> {
+        self.source.read(path)
+    }
+
+    /// The data file `name` (`profile`, `heaptrace`, …) with the descriptors log.xml gives for
+    /// it; `None` if the file does not exist.
+    pub fn data(&self, name: &str) -> Option<DataFile<'_>> {
+        let bytes = self.source.read(name)?;
+        Some(DataFile::new(name, bytes, &self.log))
+    }
+
+    /// The data files log.xml describes that exist, in log order.
+    pub fn data_files(&self) -> Vec<DataFile<'_>> {
+        self.log
+            .data_files()
+            .iter()
+            .filter_map(|n| self.data(n))
+            .collect()
+    }
+
+    /// The resolved stack of a packet's `FRINFO` (see [`FrameInfo::stack`]).
+    pub fn stack(&self, frinfo: u64) -> Result<Option<Stack>> {
+        self.frameinfo.stack(frinfo)
+    }
+
+    /// True when the experiment was not closed normally: no `exit` event (and no exec), or a data
+    /// file ends in a cut packet (target killed or still running).
+    pub fn incomplete(&self) -> bool {
+        if !self.log.has_exit() && !self.log.has_exec() {
+            return true;
+        }
+        self.data_files().iter().any(|d| {
+            d.packets()
+                .any(|p| matches!(p, Err(Error::Truncated { .. })))
+        })
+    }
+
+    /// The `overview` records (empty if absent).
+    pub fn overview(&self) -> Result<Vec<crate::overview::PrUsage>> {
+        match self.source.read("overview") {
+            Some(b) => crate::overview::parse(&b, self.endian(), self.word_size()),
+            None => Ok(Vec::new()),
+        }
+    }
+
+    /// The samples: overview records paired and labelled by log.xml's sample events.
+    pub fn samples(&self) -> Result<Vec<crate::overview::Sample>> {
+        Ok(crate::overview::samples(
+            &self.overview()?,
+            &self.log.samples(),
+        ))
+    }
+
+    /// The dynamic functions of `dyntext` (empty if absent).
+    pub fn dyntext(&self) -> Result<Vec<crate::dyntext::DynFunction>> {
+        match self.source.read("dyntext") {
+            Some(b) => crate::dyntext::functions(&b, self.endian()),
+            None => Ok(Vec::new()),
+        }
+    }
+
+    /// Java classes and methods from `jclasses` (or the Oracle-era `JAVA_CLASSES`), if present.
+    pub fn jclasses(&self) -> Result<Option<crate::jclasses::JClasses>> {
+        match self
+            .source
+            .read("jclasses")
+            .or_else(|| self.source.read("JAVA_CLASSES"))
+        {
+            Some(b) => crate::jclasses::JClasses::parse(&b, self.endian()).map(Some),
+            None => Ok(None),
+        }
+    }
+
+    /// Names in `archives/` (sorted).
+    pub fn archives(&self) -> Vec<String> {
+        crate::archives::list(&self.source)
+    }
+
+    /// `labels.xml` user labels: the attributes of each `<id>` element.
+    pub fn labels(&self) -> Result<Vec<Vec<(String, String)>>> {
+        let Some(b) = self.source.read("labels.xml") else {
+            return Ok(Vec::new());
+        };
+        let mut r = crate::xml::XmlReader::new(&b, "labels.xml");
+        let mut out = Vec::new();
+        while let Some(ev) = r.next_event()? {
+            if let crate::xml::XmlEvent::Start {
+                name, attributes, ..
+            } = ev
+            {
+                if name == "id" {
+                    out.push(attributes);
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// Descendant experiments in gprofng's order (see [`crate::descendants::list`]).
+    pub fn descendants(&self) -> Vec<crate::descendants::Descendant> {
+        crate::descendants::list(&self.source)
+    }
+
+    /// Notes (`notes` file: one note per line).
+    pub fn notes(&self) -> Vec<String> {
+        self.source
+            .read("notes")
+            .map(|b| {
+                String::from_utf8_lossy(&b)
+                    .lines()
+                    .map(str::to_owned)
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    /// The experiment of descendant `name` (e.g. `_f1.er`), read from its subdirectory.
+    pub fn open_descendant(&self, name: &str) -> Result<Experiment<SubSource<&S>>> {
+        Experiment::open(SubSource::new(&self.source, name))
+    }
+}
+
+/// One data file with the layouts of its packet kinds.
+#[derive(Debug, Clone)]
+pub struct DataFile<'e> {
+    name: String,
+    bytes: Bytes,
+    endian: Endian,
+    layouts: Vec<(u16, &'e crate::log::PacketDescriptor, Layout)>,
+    /// Packet type (< 32) → index + 1 into `layouts` (0 = not described).
+    small: [u8; 32],
+}
+
+impl<'e> DataFile<'e> {
+    /// A data file from its bytes and the log describing it (without an [`Experiment`]).
+    pub fn new(name: &str, bytes: Bytes, log: &'e Log) -> Self {
+        let layouts = log
+            .descriptors_for_file(name)
+            .into_iter()
+            .map(|d| (d.kind, d, Layout::new(d)))
+            .collect::<Vec<_>>();
+        let mut small = [0u8; 32];
+        for (i, (k, _, _)) in layouts.iter().enumerate().rev() {
+            if let (Some(slot), Ok(i)) = (small.get_mut(usize::from(*k)), u8::try_from(i + 1)) {
+                *slot = i;
+            }
+        }
+        DataFile {
+            name: name.to_owned(),
+            bytes,
+            endian: log.endian(),
+            layouts,
+            small,
+        }
+    }
+
+    /// File name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Raw bytes.
+    pub fn bytes(&self) -> &Bytes {
+        &self.bytes
+    }
+
+    /// The packets in file order (not time order). Packets of kinds log.xml does not describe
+    /// are skipped, like gprofng does.
+    pub fn packets(&self) -> DataPackets<'_> {
+        DataPackets {
+            inner: Packets::new(&self.bytes, self.endian),
+            file: self,
+        }
+    }
+}
+
+/// Iterator over the packets of a [`DataFile`].
+#[derive(Debug, Clone)]
+pub struct DataPackets<'a> {
+    inner: Packets<'a>,
+    file: &'a DataFile<'a>,
+}
+
+/// A data packet with its descriptor and layout.
+#[derive(Debug, Clone, Copy)]
+pub struct DataPacket<'a> {
+    /// The packet with its descriptor: any field by name.
+    pub packet: Packet<'a>,
+    /// The layout for typed reads.
+    pub layout: &'a Layout,
+}
+
+impl DataPacket<'_> {
+    /// The raw packet.
+    pub fn raw(&self) -> &RawPacket<'_> {
+        &self.packet.raw
+    }
+
+    /// The data kind.
+    pub fn kind(&self) -> DataKind {
+        DataKind::from_packet_type(self.packet.raw.kind)
+    }
+
+    /// The typed view.
+    #[inline]
+    pub fn typed(&self) -> Result<TypedPacket> {
+        TypedPacket::decode(&self.packet.raw, self.layout, self.packet.endian)
+    }
+}
+
+impl<'a> Iterator for DataPackets<'a> {
+    type Item = Result<DataPacket<'a>>;
+
+    #[inline]
+    fn next(&mut self) -> Option<Self::Item> {
+        loop {
+            let raw = match self.inner.next()? {
+                Ok(r) => r,
+                Err(e) => return Some(Err(e)),
+            };
+            let found = match self.file.small.get(usize::from(raw.kind)) {
+                Some(&i) => usize::from(i)
+                    .checked_sub(1)
+                    .and_then(|i| self.file.layouts.get(i)),
+                None => self.file.layouts.iter().find(|(k, _, _)| *k == raw.kind),
+            };
+            if let Some((_, d, layout)) = found {
+                return Some(Ok(DataPacket {
+                    packet: Packet {
+                        raw,
+                        descriptor: d,
+                        endian: self.file.endian,
+                    },
+                    layout,
+                }));
+            }
+        }
+    }
+}

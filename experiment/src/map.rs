@@ -1,0 +1,233 @@
+//! `map.xml`: load-object segments mapped and unmapped over time, dynamic functions (vDSO,
+//! collector API, JVM stubs), JIT-compiled Java methods; and PC → load object resolution
+//! (spec: "マップファイル (map.xml)"; format notes §4, gprofng mmaptrace.c).
+
+use crate::error::Result;
+use crate::log::{Timestamp, parse_tstamp, parse_u64};
+use crate::xml::{XmlEvent, XmlReader};
+use serde::{Deserialize, Serialize};
+
+/// One `<event>` of map.xml.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum MapEvent {
+    /// `kind="map" object="segment"`: part of a load object mapped.
+    Segment(Segment),
+    /// `kind="map" object="function"`: a dynamic function (code in dyntext).
+    Function {
+        /// Relative timestamp.
+        tstamp: Timestamp,
+        /// Start address.
+        vaddr: u64,
+        /// Size in bytes.
+        size: u64,
+        /// Name.
+        name: String,
+    },
+    /// `kind="map" object="dynfunc"`: a symbol of a dynamic module (`[vdso]`).
+    DynFunc {
+        /// Module name.
+        name: String,
+        /// Address.
+        vaddr: u64,
+        /// Size.
+        size: u64,
+        /// Symbol name.
+        funcname: String,
+    },
+    /// `kind="map" object="jcm"`: a JIT-compiled Java method.
+    Jcm {
+        /// Relative timestamp.
+        tstamp: Timestamp,
+        /// Code address.
+        vaddr: u64,
+        /// Code size.
+        size: u64,
+        /// `jmethodID`.
+        method_id: u64,
+    },
+    /// `kind="unmap"`: an address range (or a JIT method) went away.
+    Unmap {
+        /// Relative timestamp.
+        tstamp: Timestamp,
+        /// Address unmapped (0 if given by method id).
+        vaddr: u64,
+        /// `methodId`, if given.
+        method_id: Option<u64>,
+    },
+    /// Any other event, attributes as written.
+    Other {
+        /// `kind`.
+        kind: String,
+        /// Every attribute.
+        attributes: Vec<(String, String)>,
+    },
+}
+
+/// A mapped segment of a load object.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Segment {
+    /// Relative timestamp of the mapping.
+    pub tstamp: Timestamp,
+    /// Start address.
+    pub vaddr: u64,
+    /// Size in bytes.
+    pub size: u64,
+    /// Page size.
+    pub pagesz: u64,
+    /// File offset of the mapping (may be negative).
+    pub foffset: i64,
+    /// Protection bits (`PROT_*`; 0x005 = r-x).
+    pub modes: u32,
+    /// `chksum`.
+    pub chksum: u64,
+    /// Load object path (or `LinuxKernel`).
+    pub name: String,
+}
+
+/// Where a PC falls: load object and offset in it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Resolved<'a> {
+    /// Load object (segment name or dynamic function name).
+    pub name: &'a str,
+    /// Offset of the PC in the load object's file (segment offset + `foffset`), or in the
+    /// dynamic function.
+    pub offset: u64,
+    /// True for generated code (a `function` or `jcm` event: vDSO, JVM stubs, interpreter, JIT
+    /// code), false for a segment of a load object file.
+    pub generated: bool,
+}
+
+/// Everything read from `map.xml`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Map {
+    /// Events in file order (not time-ordered).
+    pub events: Vec<MapEvent>,
+}
+
+fn attr<'a>(a: &'a [(String, String)], n: &str) -> Option<&'a str> {
+    a.iter().find(|(k, _)| k == n).map(|(_, v)| v.as_str())
+}
+
+impl Map {
+    /// Parses map.xml.
+    pub fn parse(data: &[u8]) -> Result<Map> {
+        let mut map = Map::default();
+        let mut r = XmlReader::new(data, "map.xml");
+        while let Some(ev) = r.next_event()? {
+            let XmlEvent::Start {
+                name,
+                attributes: a,
+                ..
+            } = ev
+            else {
+                continue;
+            };
+            if name != "event" {
+                continue;
+            }
+            let num = |n: &str| attr(&a, n).map(parse_u64).unwrap_or(0);
+            let ts = attr(&a, "tstamp").map(parse_tstamp).unwrap_or(0);
+            let s = |n: &str| attr(&a, n).unwrap_or_default().to_owned();
+            let e = match (
+                attr(&a, "kind").unwrap_or_default(),
+                attr(&a, "object").unwrap_or_default(),
+            ) {
+                ("map", "segment") => MapEvent::Segment(Segment {
+                    tstamp: ts,
+                    vaddr: num("vaddr"),
+                    size: num("size"),
+                    pagesz: num("pagesz"),
+                    foffset: num("foffset") as i64,
+                    modes: num("modes") as u32,
+                    chksum: num("chksum"),
+                    name: s("name"),
+                }),
+                ("map", "function") => MapEvent::Function {
+                    tstamp: ts,
+                    vaddr: num("vaddr"),
+                    size: num("size"),
+                    name: s("name"),
+                },
+                ("map", "dynfunc") => MapEvent::DynFunc {
+                    name: s("name"),
+                    vaddr: num("vaddr"),
+                    size: num("size"),
+                    funcname: s("funcname"),
+                },
+                ("map", "jcm") => MapEvent::Jcm {
+                    tstamp: ts,
+                    vaddr: num("vaddr"),
+                    size: num("size"),
+                    method_id: num("methodId"),
+                },
+                ("unmap", _) => MapEvent::Unmap {
+                    tstamp: ts,
+                    vaddr: num("vaddr"),
+                    method_id: attr(&a, "methodId").map(parse_u64),
+                },
+                (kind, _) => MapEvent::Other {
+                    kind: kind.to_owned(),
+                    attributes: a.clone(),
+                },
+            };
+            map.events.push(e);
+        }
+        Ok(map)
+    }
+
+    /// The segments in file order.
+    pub fn segments(&self) -> impl Iterator<Item = &Segment> {
+        self.events.iter().filter_map(|e| match e {
+            MapEvent::Segment(s) => Some(s),
+            _ => None,
+        })
+    }
+
+    /// Resolves `pc` at relative time `ts` to the load object mapped there (the latest mapping
+    /// at or before `ts` that contains `pc` and was not unmapped in between), or to a dynamic
+    /// function.
+    pub fn resolve(&self, pc: u64, ts: Timestamp) -> Option<Resolved<'_>> {
+        let mut best: Option<(Timestamp, Resolved<'_>)> = None;
+        for e in &self.events {
+            let (t, vaddr, size, name, foff, generated) = match e {
+                MapEvent::Segment(s) => {
+                    (s.tstamp, s.vaddr, s.size, s.name.as_str(), s.foffset, false)
+                }
+                MapEvent::Function {
+                    tstamp,
+                    vaddr,
+                    size,
+                    name,
+                } => (*tstamp, *vaddr, *size, name.as_str(), 0, true),
+                MapEvent::Jcm {
+                    tstamp,
+                    vaddr,
+                    size,
+                    ..
+                } => (*tstamp, *vaddr, *size, "<JIT-compiled method>", 0, true),
+                _ => continue,
+            };
+            if t > ts || pc < vaddr || pc - vaddr >= size {
+                continue;
+            }
+            if best.as_ref().is_some_and(|(bt, _)| t < *bt) {
+                continue;
+            }
+            let unmapped = self.events.iter().any(|u| {
+                matches!(u, MapEvent::Unmap { tstamp, vaddr: uv, .. } if *tstamp >= t && *tstamp <= ts && *uv == vaddr)
+            });
+            if !unmapped {
+                best = Some((
+                    t,
+                    Resolved {
+                        name,
+                        offset: (pc - vaddr).wrapping_add(foff as u64),
+                        generated,
+                    },
+                ));
+            }
+        }
+        best.map(|(_, r)| r)
+    }
+}

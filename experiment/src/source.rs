@@ -1,0 +1,148 @@
+//! The caller-supplied source of an experiment's files: the crate never does I/O itself.
+//! Paths are relative to the experiment directory and use `/` (`"log.xml"`, `"_f1.er/log.xml"`).
+
+use bytes::Bytes;
+use std::collections::BTreeMap;
+
+/// Where an experiment's files come from.
+pub trait Source {
+    /// The bytes of the file at `path` (relative to the experiment directory), or `None` when it
+    /// does not exist or cannot be read.
+    fn read(&self, path: &str) -> Option<Bytes>;
+    /// The names of the entries of directory `dir` (`""` = the experiment directory itself).
+    fn list(&self, dir: &str) -> Vec<String>;
+}
+
+impl<S: Source + ?Sized> Source for &S {
+    fn read(&self, path: &str) -> Option<Bytes> {
+        (**self).read(path)
+    }
+    fn list(&self, dir: &str) -> Vec<String> {
+        (**self).list(dir)
+    }
+}
+
+/// An in-memory experiment: file paths mapped to their bytes (directories are implied).
+#[derive(Debug, Clone, Default)]
+pub struct MemorySource {
+    files: BTreeMap<String, Bytes>,
+}
+
+impl MemorySource {
+    /// An empty source.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Adds (or replaces) a file.
+    pub fn insert(&mut self, path: impl Into<String>, data: impl Into<Bytes>) -> &mut Self {
+        self.files.insert(path.into(), data.into());
+        self
+    }
+
+    /// Builder form of [`MemorySource::insert`].
+    pub fn with(mut self, path: impl Into<String>, data: impl Into<Bytes>) -> Self {
+        self.insert(path, data);
+        self
+    }
+}
+
+impl Source for MemorySource {
+    fn read(&self, path: &str) -> Option<Bytes> {
+        self.files.get(path).cloned()
+    }
+
+    fn list(&self, dir: &str) -> Vec<String> {
+        let prefix = if dir.is_empty() {
+            String::new()
+        } else {
+            format!("{}/", dir.trim_end_matches('/'))
+        };
+        let mut names: Vec<String> = self
+            .files
+            .keys()
+            .filter_map(|k| k.strip_prefix(prefix.as_str()))
+            .filter_map(|rest| rest.split('/').next())
+            .filter(|n| !n.is_empty())
+            .map(str::to_owned)
+            .collect();
+        names.dedup();
+        names
+    }
+}
+
+/// Adapts two closures (`read` and `list`) into a [`Source`].
+#[derive(Debug, Clone)]
+pub struct FnSource<R, L> {
+    read: R,
+    list: L,
+}
+
+impl<R, L> FnSource<R, L>
+where
+    R: Fn(&str) -> Option<Bytes>,
+    L: Fn(&str) -> Vec<String>,
+{
+    /// A source answering reads with `read` and directory listings with `list`.
+    pub fn new(read: R, list: L) -> Self {
+        FnSource { read, list }
+    }
+}
+
+/// A source from one `read` closure; directory listings are empty (no descendants, no archives).
+pub fn from_fn<R>(read: R) -> FnSource<R, fn(&str) -> Vec<String>>
+where
+    R: Fn(&str) -> Option<Bytes>,
+{
+    FnSource {
+        read,
+        list: |_| Vec::new(),
+    }
+}
+
+impl<R, L> Source for FnSource<R, L>
+where
+    R: Fn(&str) -> Option<Bytes>,
+    L: Fn(&str) -> Vec<String>,
+{
+    fn read(&self, path: &str) -> Option<Bytes> {
+        (self.read)(path)
+    }
+    fn list(&self, dir: &str) -> Vec<String> {
+        (self.list)(dir)
+    }
+}
+
+/// A view of a subdirectory of another source (how descendant experiments are opened).
+#[derive(Debug, Clone)]
+pub struct SubSource<S> {
+    inner: S,
+    prefix: String,
+}
+
+impl<S: Source> SubSource<S> {
+    /// `inner`'s directory `dir` as a source of its own.
+    pub fn new(inner: S, dir: &str) -> Self {
+        SubSource {
+            inner,
+            prefix: dir.trim_end_matches('/').to_owned(),
+        }
+    }
+
+    fn join(&self, path: &str) -> String {
+        match (self.prefix.is_empty(), path.is_empty()) {
+            (true, _) => path.to_owned(),
+            (false, true) => self.prefix.clone(),
+            (false, false) => format!("{}/{}", self.prefix, path),
+        }
+    }
+}
+
+impl<S: Source> Source for SubSource<S> {
+    fn read(&self, path: &str) -> Option<Bytes> {
+        self.inner.read(&self.join(path))
+    }
+    fn list(&self, dir: &str) -> Vec<String> {
+        self.inner.list(&self.join(dir))
+    }
+}

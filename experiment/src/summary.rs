@@ -1,0 +1,256 @@
+//! Totals over an experiment's packets, computed the way gprofng's reports compute them
+//! (`-heap`/`-leaks` `<Total>`, sync wait, I/O bytes, clock ticks per thread).
+
+use crate::descendants::{self, Step};
+use crate::error::Result;
+use crate::experiment::Experiment;
+use crate::log::{CollectorMessage, Severity};
+use crate::packets::{HeapPacket, HeapType, IoType, TypedPacket};
+use crate::source::Source;
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, HashMap};
+
+/// Heap totals: allocations paired with frees in time order (gprofng's heap map).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HeapSummary {
+    /// Allocation events (malloc, realloc, mmap).
+    pub allocations: u64,
+    /// Bytes they requested.
+    pub bytes_allocated: u64,
+    /// Allocations never freed (or unmapped) before the end.
+    pub leaks: u64,
+    /// Bytes still allocated at the end.
+    pub bytes_leaked: u64,
+}
+
+/// Pairs allocations with frees like gprofng: events are taken in time order; malloc, realloc
+/// and mmap allocate at `HVADDR`; free (and realloc's old `HOVADDR`) releases the allocation at
+/// that address; munmap releases the overlapped part of earlier mmaps.
+pub fn heap_summary(packets: &[HeapPacket]) -> HeapSummary {
+    let mut order: Vec<&HeapPacket> = packets.iter().collect();
+    order.sort_by_key(|p| p.common.tstamp);
+    let mut leaked: Vec<u64> = Vec::with_capacity(order.len());
+    let mut live: HashMap<u64, usize> = HashMap::new();
+    // Mapped chunks: (start, end, allocation index).
+    let mut chunks: Vec<(u64, u64, usize)> = Vec::new();
+    let mut s = HeapSummary::default();
+    for p in order {
+        match p.htype {
+            HeapType::Malloc | HeapType::Realloc => {
+                if p.htype == HeapType::Realloc && p.ovaddr != 0 {
+                    if let Some(i) = live.remove(&p.ovaddr) {
+                        if let Some(l) = leaked.get_mut(i) {
+                            *l = 0;
+                        }
+                    }
+                }
+                s.allocations += 1;
+                s.bytes_allocated = s.bytes_allocated.wrapping_add(p.size);
+                if p.vaddr != 0 {
+                    live.insert(p.vaddr, leaked.len());
+                    leaked.push(p.size);
+                }
+            }
+            HeapType::Free => {
+                if p.vaddr != 0 {
+                    if let Some(i) = live.remove(&p.vaddr) {
+                        if let Some(l) = leaked.get_mut(i) {
+                            *l = 0;
+                        }
+                    }
+                }
+            }
+            HeapType::Mmap => {
+                s.allocations += 1;
+                s.bytes_allocated = s.bytes_allocated.wrapping_add(p.size);
+                let end = p.vaddr.saturating_add(p.size);
+                // A new mapping replaces whatever was mapped there.
+                unmap(&mut chunks, &mut leaked, p.vaddr, end);
+                chunks.push((p.vaddr, end, leaked.len()));
+                leaked.push(p.size);
+            }
+            HeapType::Munmap => {
+                unmap(
+                    &mut chunks,
+                    &mut leaked,
+                    p.vaddr,
+                    p.vaddr.saturating_add(p.size),
+                );
+            }
+            HeapType::Other(_) => {}
+        }
+    }
+    for l in leaked.into_iter().filter(|&l| l > 0) {
+        s.leaks += 1;
+        s.bytes_leaked = s.bytes_leaked.wrapping_add(l);
+    }
+    s
+}
+
+fn unmap(chunks: &mut Vec<(u64, u64, usize)>, leaked: &mut [u64], start: u64, end: u64) {
+    let mut kept = Vec::with_capacity(chunks.len());
+    for &(a, b, i) in chunks.iter() {
+        let (lo, hi) = (a.max(start), b.min(end));
+        if lo >= hi {
+            kept.push((a, b, i));
+            continue;
+        }
+        if let Some(l) = leaked.get_mut(i) {
+            *l = l.saturating_sub(hi - lo);
+        }
+        if a < lo {
+            kept.push((a, lo, i));
+        }
+        if hi < b {
+            kept.push((hi, b, i));
+        }
+    }
+    *chunks = kept;
+}
+
+/// Synchronization totals.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SyncSummary {
+    /// Sync events.
+    pub events: u64,
+    /// Total wait (`TSTAMP − SRQST`) in ns.
+    pub wait_ns: u64,
+}
+
+/// I/O totals.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct IoSummary {
+    /// I/O events.
+    pub events: u64,
+    /// Bytes read and written (successful reads and writes; errors record -1).
+    pub bytes: u64,
+}
+
+/// Clock totals.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ClockSummary {
+    /// Profiling ticks (`NTICK`) per thread (gprofng's small thread ids).
+    pub ticks_by_thread: BTreeMap<u32, u64>,
+}
+
+/// A descendant as listed in a summary.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DescendantSummary {
+    /// Directory name.
+    pub name: String,
+    /// Fork/exec/clone steps.
+    pub lineage: Vec<Step>,
+    /// False when gprofng leaves it out (empty frame info).
+    pub has_data: bool,
+}
+
+/// One experiment in numbers.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Summary {
+    /// Experiment version.
+    pub version: String,
+    /// Collector version.
+    pub collector: String,
+    /// Host name.
+    pub host: String,
+    /// Architecture.
+    pub arch: String,
+    /// Target command line.
+    pub command: String,
+    /// Process id.
+    pub pid: u64,
+    /// Duration in seconds (latest log event, like gprofng's "Experiment Ended").
+    pub duration_s: f64,
+    /// Packets per data kind.
+    pub data: BTreeMap<String, u64>,
+    /// Heap totals.
+    pub heap: HeapSummary,
+    /// Sync totals.
+    pub sync: SyncSummary,
+    /// I/O totals.
+    pub io: IoSummary,
+    /// Clock totals.
+    pub clock: ClockSummary,
+    /// Collector warnings.
+    pub warnings: Vec<CollectorMessage>,
+    /// Collector errors.
+    pub errors: Vec<CollectorMessage>,
+    /// The experiment was not closed normally.
+    pub incomplete: bool,
+    /// Descendant experiments in gprofng's order.
+    pub descendants: Vec<DescendantSummary>,
+    /// Packets that could not be read (bad tsize, cut at the end, bad field offsets).
+    pub bad_packets: u64,
+}
+
+impl Summary {
+    /// Summarises `exp` (reads every data file).
+    pub fn of<S: Source>(exp: &Experiment<S>) -> Result<Summary> {
+        let log = exp.log();
+        let mut s = Summary {
+            version: log.version.clone(),
+            collector: log.collector.clone(),
+            host: log.system.hostname.clone(),
+            arch: log.system.arch.clone(),
+            command: log.process.command.clone().unwrap_or_default(),
+            pid: log.process.pid.unwrap_or(0),
+            duration_s: log.end() as f64 / 1e9,
+            incomplete: exp.incomplete(),
+            ..Summary::default()
+        };
+        for m in log.messages().into_iter().chain(
+            exp.collect_warnings()
+                .map(crate::log::Log::messages)
+                .unwrap_or_default(),
+        ) {
+            match m.severity {
+                Severity::Warning => s.warnings.push(m),
+                Severity::Error => s.errors.push(m),
+                Severity::Comment => {}
+            }
+        }
+        let mut heap = Vec::new();
+        let mut threads = log.thread_tags();
+        for file in exp.data_files() {
+            for p in file.packets() {
+                let Ok(p) = p else {
+                    s.bad_packets += 1;
+                    continue;
+                };
+                let Ok(t) = p.typed() else {
+                    s.bad_packets += 1;
+                    continue;
+                };
+                *s.data.entry(p.kind().name()).or_default() += 1;
+                let thread = threads.tag(t.common().thr_id);
+                match t {
+                    TypedPacket::Clock(c) => {
+                        *s.clock.ticks_by_thread.entry(thread).or_default() += u64::from(c.nticks);
+                    }
+                    TypedPacket::Heap(h) => heap.push(h),
+                    TypedPacket::Sync(y) => {
+                        s.sync.events += 1;
+                        s.sync.wait_ns = s.sync.wait_ns.wrapping_add(y.wait_ns());
+                    }
+                    TypedPacket::Io(i) => {
+                        s.io.events += 1;
+                        if matches!(i.io_type, IoType::Read | IoType::Write) {
+                            s.io.bytes = s.io.bytes.wrapping_add(i.nbytes);
+                        }
+                    }
+                    TypedPacket::Hwc(_) | TypedPacket::Other { .. } => {}
+                }
+            }
+        }
+        s.heap = heap_summary(&heap);
+        s.descendants = descendants::list(exp.source())
+            .into_iter()
+            .map(|d| DescendantSummary {
+                name: d.name,
+                lineage: d.lineage,
+                has_data: d.has_data,
+            })
+            .collect();
+        Ok(s)
+    }
+}
