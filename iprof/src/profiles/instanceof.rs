@@ -1,0 +1,20 @@
+//! Instanceof profiles (schema v1.1.0 `instanceofProfiles`): the run-time types seen at an
+//! `instanceof` check, and how often.
+
+use crate::model::Section;
+use crate::profiles::{ArityError, TypeCount, type_counts, view};
+
+/// A view of one `instanceofProfiles` entry: `(type id, count)` pairs.
+#[derive(Debug, Clone, Copy)]
+pub struct InstanceofProfile<'p, 'a> {
+    entry: &'p crate::model::ProfileEntry<'a>,
+}
+
+view!(InstanceofProfile, Section::Instanceof);
+
+impl InstanceofProfile<'_, '_> {
+    /// The `(type id, count)` pairs, after checking that `records` is a multiple of 2 long.
+    pub fn types(&self) -> Result<impl ExactSizeIterator<Item = TypeCount> + '_, ArityError> {
+        type_counts(Section::Instanceof, &self.entry.records)
+    }
+}

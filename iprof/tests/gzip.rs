@@ -1,0 +1,91 @@
+//! gzip input: real gzip output (Python's `gzip` module, levels 0, 1 and 9, a file-name header,
+//! two members) of the real extracts inflates to the original bytes; damaged input fails
+//! cleanly.
+
+#![allow(clippy::unwrap_used)] // test helpers outside #[test] fns
+
+use iprof::{Error, Profile};
+
+const PAIRS: [(&str, &str); 2] = [
+    (
+        "tests/data/tommyettinger-assorted-benchmarks_ccb36f2_v0.4.0.extract.iprof.gz",
+        "tests/data/tommyettinger-assorted-benchmarks_ccb36f2_v0.4.0.extract.iprof",
+    ),
+    (
+        "tests/data/krisfoster-binary-tree_ff318ed_v0.2.0.extract.iprof.gz",
+        "tests/data/krisfoster-binary-tree_ff318ed_v0.2.0.extract.iprof",
+    ),
+];
+
+fn read(path: &str) -> Vec<u8> {
+    std::fs::read(path).unwrap()
+}
+
+#[test]
+fn inflates_real_gzip_output() {
+    for (gz, plain) in PAIRS {
+        let gz = read(gz);
+        let plain = read(plain);
+        assert!(iprof::is_gzip(&gz));
+        let err = Profile::from_slice(&gz).unwrap_err();
+        assert!(
+            matches!(err, Error::Compressed { format: "gzip", .. }),
+            "{err}"
+        );
+        let out = iprof::gzip::decompress(&gz, 1 << 20).unwrap();
+        assert!(out == plain);
+        Profile::from_slice(&out).unwrap();
+    }
+}
+
+#[test]
+fn limit_is_enforced() {
+    let (gz, plain) = PAIRS[0];
+    let gz = read(gz);
+    let len = read(plain).len();
+    assert!(iprof::gzip::decompress(&gz, len).is_ok());
+    let err = iprof::gzip::decompress(&gz, len - 1).unwrap_err();
+    assert!(
+        err.to_string().contains("exceeds the caller's limit"),
+        "{err}"
+    );
+}
+
+#[test]
+fn truncated_and_corrupt_gzip_fails_cleanly() {
+    for (gz, plain) in PAIRS {
+        let gz = read(gz);
+        let plain = read(plain);
+        for cut in 0..gz.len() {
+            match iprof::gzip::decompress(&gz[..cut], 1 << 20) {
+                Err(_) => {}
+                // A cut exactly between two members is a valid, shorter gzip stream.
+                Ok(out) => assert!(
+                    out.len() < plain.len() && plain.starts_with(&out),
+                    "prefix {cut}"
+                ),
+            }
+        }
+        // Flipping a bit past the header (and file name) is detected (CRC-32, sizes, or bad
+        // codes).
+        let headers: Vec<usize> = (0..gz.len() - 2)
+            .filter(|&i| gz[i..i + 3] == [0x1f, 0x8b, 8])
+            .collect();
+        for i in (30..gz.len())
+            .step_by(7)
+            .filter(|i| !headers.iter().any(|h| (*h..h + 10).contains(i)))
+        {
+            let mut bad = gz.clone();
+            bad[i] ^= 0x10;
+            assert!(
+                iprof::gzip::decompress(&bad, 1 << 20).is_err(),
+                "flip at {i}"
+            );
+        }
+    }
+    let err = iprof::gzip::decompress(b"{}", 10).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "byte 0 of the gzip data: expected the gzip magic 1f 8b"
+    );
+}
