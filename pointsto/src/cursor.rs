@@ -1,0 +1,509 @@
+//! The one cursor every text parser in this crate reads through: lines of a report (LF or CRLF,
+//! with or without a final line break) and the tree prefix that opens each tree line
+//! (`points-to-analysis-reports.ja.txt`, "TXT形式"; `iprof-pointsto.md` §2.2 and §2.6).
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result};
+
+/// The line separator a report was written with (`%n` is `\r\n` on Windows builders).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+pub enum LineEnding {
+    /// `\n`.
+    #[default]
+    Lf,
+    /// `\r\n`.
+    CrLf,
+}
+
+impl LineEnding {
+    /// The separator's text.
+    #[must_use]
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Lf => "\n",
+            Self::CrLf => "\r\n",
+        }
+    }
+}
+
+/// Which characters draw the tree: Unicode box drawing, or `?` where a builder with a
+/// non-UTF-8 default charset replaced every box-drawing character (`oracle/graal#2657`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+pub enum Charset {
+    /// `├── `, `└── `, `│   `.
+    #[default]
+    BoxDrawing,
+    /// `??? `, `??? `, `?   `.
+    Mangled,
+}
+
+/// The marker that ends a tree prefix.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Marker {
+    /// `├── `: a child with later siblings.
+    Child,
+    /// `└── `: the last child.
+    LastChild,
+    /// `??? `: either, written by a non-UTF-8 builder.
+    Mangled,
+}
+
+/// One 4-character indentation unit before a marker.
+pub(crate) const UNIT_BAR: &str = "│   ";
+/// An indentation unit below a last child.
+pub(crate) const UNIT_SPACE: &str = "    ";
+/// The mangled form of [`UNIT_BAR`].
+pub(crate) const UNIT_BAR_MANGLED: &str = "?   ";
+/// `├── `.
+pub(crate) const MARK_CHILD: &str = "├── ";
+/// `└── `.
+pub(crate) const MARK_LAST: &str = "└── ";
+/// `??? `.
+pub(crate) const MARK_MANGLED: &str = "??? ";
+
+/// One 4-character indentation unit before a marker.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum IndentUnit {
+    /// `│   `: an ancestor with later siblings.
+    Bar,
+    /// Four spaces: an ancestor that was a last child.
+    Space,
+    /// `?   `: [`IndentUnit::Bar`] written by a non-UTF-8 builder.
+    MangledBar,
+}
+
+impl IndentUnit {
+    /// The unit's text.
+    #[must_use]
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Bar => UNIT_BAR,
+            Self::Space => UNIT_SPACE,
+            Self::MangledBar => UNIT_BAR_MANGLED,
+        }
+    }
+}
+
+/// The indentation of a tree line, verbatim: a run of [`IndentUnit`]s.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Indent<'a> {
+    /// Only ever the bytes of whole units (checked by [`split_prefix`]).
+    bytes: &'a [u8],
+}
+
+impl<'a> Indent<'a> {
+    /// The units, outermost first.
+    pub fn units(&self) -> impl Iterator<Item = IndentUnit> + 'a {
+        let mut rest = self.bytes;
+        std::iter::from_fn(move || {
+            let (unit, width) = match rest.first()? {
+                b' ' => (IndentUnit::Space, 4),
+                b'?' => (IndentUnit::MangledBar, 4),
+                _ => (IndentUnit::Bar, UNIT_BAR.len()),
+            };
+            rest = rest.get(width..).unwrap_or_default();
+            Some(unit)
+        })
+    }
+
+    /// Appends the indentation's text to `out`.
+    pub fn write_to(&self, out: &mut String) {
+        for unit in self.units() {
+            out.push_str(unit.as_str());
+        }
+    }
+
+    /// The indentation's length in bytes.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.bytes.len()
+    }
+
+    /// Whether there is no indentation (depth 0).
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.bytes.is_empty()
+    }
+
+    /// The last unit (the one right before the marker).
+    #[must_use]
+    pub fn last(&self) -> Option<IndentUnit> {
+        match self.bytes.last()? {
+            _ if self.bytes.ends_with(UNIT_BAR.as_bytes()) => Some(IndentUnit::Bar),
+            _ if self.bytes.ends_with(UNIT_BAR_MANGLED.as_bytes()) => Some(IndentUnit::MangledBar),
+            _ => Some(IndentUnit::Space),
+        }
+    }
+}
+
+impl Serialize for Indent<'_> {
+    fn serialize<S: serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> std::result::Result<S::Ok, S::Error> {
+        let mut text = String::with_capacity(self.bytes.len());
+        self.write_to(&mut text);
+        serializer.serialize_str(&text)
+    }
+}
+
+/// The tree prefix of a line: indentation units, then a marker.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Prefix<'a> {
+    /// Number of indentation units before the marker.
+    pub(crate) depth: usize,
+    /// The indentation units, verbatim.
+    pub(crate) indent: Indent<'a>,
+    /// The marker.
+    pub(crate) marker: Marker,
+    /// Byte offset of the text after the marker.
+    pub(crate) rest: usize,
+}
+
+/// Splits a tree prefix off `line`; `None` when the line does not start with one.
+pub(crate) fn split_prefix(bytes: &[u8]) -> Option<Prefix<'_>> {
+    let mut at = 0usize;
+    let mut depth = 0usize;
+    loop {
+        let tail = bytes.get(at..)?;
+        let (width, marker) = match tail.first()? {
+            b' ' if tail.starts_with(b"    ") => (4, None),
+            b'?' if tail.starts_with(b"?   ") => (4, None),
+            b'?' if tail.starts_with(b"??? ") => (4, Some(Marker::Mangled)),
+            0xE2 if tail.starts_with(UNIT_BAR.as_bytes()) => (UNIT_BAR.len(), None),
+            0xE2 if tail.starts_with(MARK_CHILD.as_bytes()) => {
+                (MARK_CHILD.len(), Some(Marker::Child))
+            }
+            0xE2 if tail.starts_with(MARK_LAST.as_bytes()) => {
+                (MARK_LAST.len(), Some(Marker::LastChild))
+            }
+            _ => return None,
+        };
+        if let Some(marker) = marker {
+            let indent = Indent {
+                bytes: bytes.get(..at)?,
+            };
+            return Some(Prefix {
+                depth,
+                indent,
+                marker,
+                rest: at + width,
+            });
+        }
+        at += width;
+        depth += 1;
+    }
+}
+
+/// The text of a marker.
+pub(crate) fn marker_str(marker: Marker) -> &'static str {
+    match marker {
+        Marker::Child => MARK_CHILD,
+        Marker::LastChild => MARK_LAST,
+        Marker::Mangled => MARK_MANGLED,
+    }
+}
+
+/// Writes the indentation for a line whose ancestors (outermost first) are last children or not.
+pub(crate) fn write_indent(out: &mut String, charset: Charset, ancestors_last: &[bool]) {
+    for &last in ancestors_last {
+        out.push_str(match (last, charset) {
+            (true, _) => UNIT_SPACE,
+            (false, Charset::BoxDrawing) => UNIT_BAR,
+            (false, Charset::Mangled) => UNIT_BAR_MANGLED,
+        });
+    }
+}
+
+/// Writes a marker.
+pub(crate) fn write_marker(out: &mut String, charset: Charset, last: bool) {
+    out.push_str(match (charset, last) {
+        (Charset::Mangled, _) => MARK_MANGLED,
+        (Charset::BoxDrawing, false) => MARK_CHILD,
+        (Charset::BoxDrawing, true) => MARK_LAST,
+    });
+}
+
+/// One line of a report.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Line<'a> {
+    /// 1-based line number.
+    pub(crate) number: u64,
+    /// The text without its line break.
+    pub(crate) text: &'a str,
+    /// The line break that ended it (`None` for a last line without one).
+    pub(crate) ending: Option<LineEnding>,
+}
+
+/// A cursor over the lines of a text report.
+#[derive(Debug, Clone)]
+pub(crate) struct Lines<'a> {
+    rest: &'a str,
+    number: u64,
+}
+
+impl<'a> Lines<'a> {
+    /// A cursor at the first line of `text`.
+    pub(crate) fn new(text: &'a str) -> Self {
+        Self {
+            rest: text,
+            number: 0,
+        }
+    }
+
+    /// Checks that `bytes` are UTF-8 and returns a cursor over them.
+    pub(crate) fn from_bytes(bytes: &'a [u8]) -> Result<Self> {
+        match std::str::from_utf8(bytes) {
+            Ok(text) => Ok(Self::new(text)),
+            Err(error) => {
+                let valid = bytes.get(..error.valid_up_to()).unwrap_or_default();
+                let line = valid.iter().filter(|&&b| b == b'\n').count() as u64 + 1;
+                let line_start = valid.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
+                let column = (error.valid_up_to() - line_start) as u64 + 1;
+                Err(Error::Utf8 { line, column })
+            }
+        }
+    }
+}
+
+impl<'a> Iterator for Lines<'a> {
+    type Item = Line<'a>;
+
+    fn next(&mut self) -> Option<Line<'a>> {
+        if self.rest.is_empty() {
+            return None;
+        }
+        self.number += 1;
+        let (text, ending) = match self.rest.find('\n') {
+            Some(end) => {
+                let line = self.rest.get(..end).unwrap_or_default();
+                self.rest = self.rest.get(end + 1..).unwrap_or_default();
+                match line.strip_suffix('\r') {
+                    Some(line) => (line, Some(LineEnding::CrLf)),
+                    None => (line, Some(LineEnding::Lf)),
+                }
+            }
+            None => (std::mem::take(&mut self.rest), None),
+        };
+        Some(Line {
+            number: self.number,
+            text,
+            ending,
+        })
+    }
+}
+
+/// One line of a report, not yet checked to be UTF-8.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct ByteLine<'a> {
+    /// 1-based line number.
+    pub(crate) number: u64,
+    /// The bytes without the line break.
+    pub(crate) bytes: &'a [u8],
+    /// The line break that ended it (`None` for a last line without one).
+    pub(crate) ending: Option<LineEnding>,
+}
+
+impl ByteLine<'_> {
+    /// The line for an error message (invalid UTF-8 replaced).
+    pub(crate) fn lossy(&self) -> std::borrow::Cow<'_, str> {
+        String::from_utf8_lossy(self.bytes)
+    }
+}
+
+/// A cursor over the lines of a report that checks UTF-8 line by line, so that the
+/// (multi-byte) tree prefixes, matched byte for byte, are never validated twice.
+#[derive(Debug, Clone)]
+pub(crate) struct ByteLines<'a> {
+    rest: &'a [u8],
+    number: u64,
+}
+
+impl<'a> ByteLines<'a> {
+    /// A cursor at the first line of `bytes`.
+    pub(crate) fn new(bytes: &'a [u8]) -> Self {
+        Self {
+            rest: bytes,
+            number: 0,
+        }
+    }
+
+    /// The number of the line returned last (0 before the first).
+    pub(crate) fn line_number(&self) -> u64 {
+        self.number
+    }
+}
+
+impl<'a> Iterator for ByteLines<'a> {
+    type Item = ByteLine<'a>;
+
+    fn next(&mut self) -> Option<ByteLine<'a>> {
+        if self.rest.is_empty() {
+            return None;
+        }
+        self.number += 1;
+        let (bytes, ending) = match memchr::memchr(b'\n', self.rest) {
+            Some(end) => {
+                let line = self.rest.get(..end).unwrap_or_default();
+                self.rest = self.rest.get(end + 1..).unwrap_or_default();
+                match line.strip_suffix(b"\r") {
+                    Some(line) => (line, Some(LineEnding::CrLf)),
+                    None => (line, Some(LineEnding::Lf)),
+                }
+            }
+            None => (std::mem::take(&mut self.rest), None),
+        };
+        Some(ByteLine {
+            number: self.number,
+            bytes,
+            ending,
+        })
+    }
+}
+
+/// Checks that `bytes` (part of line `line`, starting at byte `offset` of it) are UTF-8.
+pub(crate) fn utf8(line: u64, offset: usize, bytes: &[u8]) -> Result<&str> {
+    std::str::from_utf8(bytes).map_err(|error| Error::Utf8 {
+        line,
+        column: (offset + error.valid_up_to()) as u64 + 1,
+    })
+}
+
+/// Layout details of a text report that a writer needs to re-emit it byte for byte.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct TextStyle {
+    /// The line separator.
+    pub line_ending: LineEnding,
+    /// The tree-drawing characters.
+    pub charset: Charset,
+    /// Empty lines after the last tree line (the printers write one).
+    pub trailing_empty_lines: u32,
+    /// Whether the last line ends with a line break.
+    pub final_line_break: bool,
+}
+
+impl Default for TextStyle {
+    fn default() -> Self {
+        Self {
+            line_ending: LineEnding::Lf,
+            charset: Charset::BoxDrawing,
+            trailing_empty_lines: 1,
+            final_line_break: true,
+        }
+    }
+}
+
+/// Tracks the [`TextStyle`] of a report while its lines go by.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct StyleTracker {
+    line_ending: Option<LineEnding>,
+    charset: Option<Charset>,
+    empty_run: u32,
+    final_line_break: bool,
+}
+
+impl StyleTracker {
+    /// Notes one line; `marker` is the line's tree marker, if any.
+    pub(crate) fn line(&mut self, empty: bool, ending: Option<LineEnding>, marker: Option<Marker>) {
+        if self.line_ending.is_none() {
+            self.line_ending = ending;
+        }
+        if self.charset.is_none() {
+            self.charset = marker.map(|m| match m {
+                Marker::Mangled => Charset::Mangled,
+                Marker::Child | Marker::LastChild => Charset::BoxDrawing,
+            });
+        }
+        if empty {
+            self.empty_run += 1;
+        } else {
+            self.empty_run = 0;
+        }
+        self.final_line_break = ending.is_some();
+    }
+
+    /// The style seen.
+    pub(crate) fn finish(&self) -> TextStyle {
+        TextStyle {
+            line_ending: self.line_ending.unwrap_or_default(),
+            charset: self.charset.unwrap_or_default(),
+            trailing_empty_lines: self.empty_run,
+            final_line_break: self.final_line_break,
+        }
+    }
+}
+
+/// Parses an unsigned decimal id (`id=<N>`, `[<i>]`).
+pub(crate) fn parse_u64(text: &str) -> Option<u64> {
+    if text.is_empty() || text.len() > 20 {
+        return None;
+    }
+    let mut value: u64 = 0;
+    for b in text.bytes() {
+        let digit = b.wrapping_sub(b'0');
+        if digit > 9 {
+            return None;
+        }
+        value = value.checked_mul(10)?.checked_add(u64::from(digit))?;
+    }
+    Some(value)
+}
+
+/// The 1-based byte column where `part` (a subslice of `line`) starts.
+pub(crate) fn column_of(line: &[u8], part: &str) -> u64 {
+    let offset = (part.as_ptr() as usize).saturating_sub(line.as_ptr() as usize);
+    offset.min(line.len()) as u64 + 1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn prefixes() {
+        let line = "│   └── directly calls x";
+        let p = split_prefix(line.as_bytes()).unwrap();
+        assert_eq!(
+            (p.depth, p.marker, &line[p.rest..]),
+            (1, Marker::LastChild, "directly calls x")
+        );
+        assert_eq!(p.indent.units().collect::<Vec<_>>(), [IndentUnit::Bar]);
+        let p = split_prefix(b"?       ??? x").unwrap();
+        assert_eq!((p.depth, p.marker), (2, Marker::Mangled));
+        assert_eq!(
+            p.indent.units().collect::<Vec<_>>(),
+            [IndentUnit::MangledBar, IndentUnit::Space]
+        );
+        assert_eq!(p.indent.last(), Some(IndentUnit::Space));
+        assert!(split_prefix(b"VM Entry Points").is_none());
+        assert!(split_prefix(b"at foo").is_none());
+        assert!(split_prefix(b"    ").is_none());
+    }
+
+    #[test]
+    fn lines_and_endings() {
+        let lines: Vec<_> = Lines::new("a\r\nb\n\nc")
+            .map(|l| (l.text, l.ending))
+            .collect();
+        assert_eq!(
+            lines,
+            [
+                ("a", Some(LineEnding::CrLf)),
+                ("b", Some(LineEnding::Lf)),
+                ("", Some(LineEnding::Lf)),
+                ("c", None)
+            ]
+        );
+        assert_eq!(
+            Lines::from_bytes(b"ok\nb\xffd").unwrap_err(),
+            Error::Utf8 { line: 2, column: 2 }
+        );
+    }
+
+    #[test]
+    fn numbers() {
+        assert_eq!(parse_u64("18446744073709551615"), Some(u64::MAX));
+        assert_eq!(parse_u64("18446744073709551616"), None);
+    }
+}
