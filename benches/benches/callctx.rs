@@ -25,7 +25,9 @@ fn parse_and_iterate(c: &mut Criterion) {
             for line in &lines {
                 let ctx = Context::parse(black_box(line)).unwrap();
                 for frame in ctx.frames() {
-                    acc = acc.wrapping_add(u64::from(frame.method)).wrapping_add(frame.bci as u64);
+                    acc = acc
+                        .wrapping_add(u64::from(frame.method))
+                        .wrapping_add(frame.bci as u64);
                 }
             }
             acc
@@ -38,7 +40,9 @@ fn parse_and_iterate(c: &mut Criterion) {
             for line in &lines {
                 let ctx = Context::parse(black_box(line)).unwrap();
                 for frame in ctx.frames().rev() {
-                    acc = acc.wrapping_add(u64::from(frame.method)).wrapping_add(frame.bci as u64);
+                    acc = acc
+                        .wrapping_add(u64::from(frame.method))
+                        .wrapping_add(frame.bci as u64);
                 }
             }
             acc
@@ -46,7 +50,12 @@ fn parse_and_iterate(c: &mut Criterion) {
     });
 
     group.bench_function("parse only", |b| {
-        b.iter(|| lines.iter().map(|l| Context::parse(black_box(l)).unwrap().len()).sum::<usize>());
+        b.iter(|| {
+            lines
+                .iter()
+                .map(|l| Context::parse(black_box(l)).unwrap().len())
+                .sum::<usize>()
+        });
     });
 
     // Baseline: what a user would write without this crate.
