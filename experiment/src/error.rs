@@ -57,11 +57,16 @@ pub enum Error {
         /// The version string found.
         found: String,
     },
-    /// A stack references a frame-info uid that does not exist, or its links loop.
-    #[error("data.frameinfo: {expected} while resolving uid {uid:#x}, found {found}")]
+    /// A stack references a frame-info uid that does not exist, its links loop, or its infos
+    /// together resolve to more words than data.frameinfo holds (infos sharing one chain).
+    #[error(
+        "data.frameinfo: {expected} while resolving uid {uid:#x} (info at byte offset {offset}), found {found}"
+    )]
     Stack {
         /// The uid being resolved.
         uid: u64,
+        /// Byte offset in data.frameinfo of the info whose words or link failed.
+        offset: u64,
         /// What was expected.
         expected: &'static str,
         /// What was found.

@@ -5,7 +5,7 @@
 //!
 //! The whole file is indexed first (frame packets are not ordered relative to the data packets,
 //! and compressed links may point forward); stacks are resolved lazily with guards against
-//! missing uids and cyclic links.
+//! missing uids, cyclic links and infos that share a chain (a stack never outgrows the file).
 
 use crate::cursor::{Cursor, Endian, WordSize};
 use crate::error::{Error, Result};
@@ -321,13 +321,25 @@ impl FrameInfo {
     }
 
     /// The full words of info `idx`: its own words followed by those of its link chain.
-    fn resolve(&self, idx: usize) -> Result<Vec<u64>> {
+    /// `budget` is what the stack being resolved may still take (it is charged): one chain
+    /// visits each info once, but several infos of a packet may link to the same long chain.
+    fn resolve(&self, idx: usize, frinfo: u64, budget: &mut usize) -> Result<Vec<u64>> {
         let mut out = Vec::new();
         let mut cur = idx;
         let mut visited = std::collections::HashSet::new();
         visited.insert(idx);
         while let Some(info) = self.infos.get(cur) {
-            out.extend_from_slice(self.own_words(info));
+            let own = self.own_words(info);
+            *budget = budget.checked_sub(own.len()).ok_or_else(|| Error::Stack {
+                uid: frinfo,
+                offset: info.offset,
+                expected: "a stack no longer than all the words of the file",
+                found: format!(
+                    "infos linking to the same chain, past {} words",
+                    self.words.len()
+                ),
+            })?;
+            out.extend_from_slice(own);
             if !info.compressed {
                 break;
             }
@@ -335,6 +347,7 @@ impl FrameInfo {
             let Some(&next) = self.by_info_uid.get(&next_uid) else {
                 return Err(Error::Stack {
                     uid: next_uid,
+                    offset: info.offset,
                     expected: "a frame info with this uid",
                     found: "none".into(),
                 });
@@ -342,6 +355,7 @@ impl FrameInfo {
             if !visited.insert(next) {
                 return Err(Error::Stack {
                     uid: next_uid,
+                    offset: info.offset,
                     expected: "a link chain without cycles",
                     found: "a cycle".into(),
                 });
@@ -361,7 +375,7 @@ impl FrameInfo {
 
     /// The stack of a data packet's `FRINFO`: `Ok(None)` when no frame packet has that uid
     /// (gprofng: "frameinfo packets are missing"), an error when a compressed link is dangling or
-    /// cyclic.
+    /// cyclic, or when the packet's infos resolve to more words than the file holds.
     pub fn stack(&self, frinfo: u64) -> Result<Option<Stack>> {
         let Some(&pidx) = self.by_packet_uid.get(&frinfo) else {
             return Ok(None);
@@ -370,6 +384,8 @@ impl FrameInfo {
             return Ok(None);
         };
         let mut stack = Stack::default();
+        // Every word of a well-formed stack is a distinct word of the file.
+        let mut budget = self.words.len();
         for idx in packet.infos.clone() {
             let Some(info) = self.infos.get(idx) else {
                 continue;
@@ -377,7 +393,7 @@ impl FrameInfo {
             match info.kind {
                 STACK_INFO => {
                     let mut words: Vec<u64> = self
-                        .resolve(idx)?
+                        .resolve(idx, frinfo, &mut budget)?
                         .into_iter()
                         .map(|v| self.widen(v))
                         .collect();
@@ -391,7 +407,7 @@ impl FrameInfo {
                     stack.native.extend(words);
                 }
                 JAVA_INFO => {
-                    let words = self.resolve(idx)?;
+                    let words = self.resolve(idx, frinfo, &mut budget)?;
                     let mut frames: Vec<JavaFrame> = words
                         .chunks_exact(2)
                         .map(|w| match w {

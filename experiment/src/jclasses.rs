@@ -69,7 +69,10 @@ pub struct JClasses {
 fn arch_string(c: &mut Cursor<'_>) -> String {
     let start = c.position();
     let s = c.cstr();
-    let next = start + ((s.len() + 4) & !3);
+    // Pad by the bytes read (string and NUL), not by `s.len()`: lossy decoding of bytes that
+    // are not UTF-8 makes the `String` longer than the bytes it came from.
+    let strlen = c.position().saturating_sub(start).saturating_sub(1);
+    let next = start + ((strlen + 4) & !3);
     let len = c.position() + c.remaining();
     let _ = c.seek(next.min(len), "string padding");
     s

@@ -193,6 +193,45 @@ fn dangling_and_cyclic_links_are_errors() {
     assert!(matches!(fi.stack(1), Err(Error::Stack { found, .. }) if found == "a cycle"));
     assert!(matches!(fi.stack(3), Err(Error::Stack { uid: 999, .. })));
     assert!(matches!(fi.stack(4), Err(Error::Stack { uid: 400, .. })));
+    // Review regression: the error says where the failing info is (packet c starts at 96,
+    // after a and b of 48 bytes each; its info follows the 16-byte packet header).
+    let err = fi.stack(3).unwrap_err().to_string();
+    assert!(err.contains("byte offset 112"), "{err}");
+}
+
+#[test]
+fn infos_sharing_a_chain_cannot_multiply_a_stack() {
+    // Review regression: one 1000-word info and a frame packet whose 100 infos all link to
+    // it resolved to 100 000 words (a 64 KiB packet of 2 700 such infos over a 1 MiB file:
+    // gigabytes). A stack can hold at most the words the file has.
+    let (e, ws) = (Endian::Little, WordSize::W64);
+    let words: Vec<u64> = (1..=1000).collect();
+    let chain_uid = compute_uid(&words);
+    let chain = frame(e, 1, &[info(e, ws, STACK_INFO, chain_uid, &words, None)]);
+    let links: Vec<Vec<u8>> = (0..100)
+        .map(|i| {
+            info(
+                e,
+                ws,
+                STACK_INFO | COMPRESSED_INFO,
+                1000 + i,
+                &[],
+                Some(chain_uid),
+            )
+        })
+        .collect();
+    let bomb = frame(e, 2, &links);
+    let fi = FrameInfo::parse(&[chain, bomb].concat(), e, ws);
+    assert!(fi.problems().is_empty(), "{:?}", fi.problems());
+    assert_eq!(fi.stack(1).unwrap().unwrap().native, words);
+    match fi.stack(2) {
+        Err(Error::Stack { uid: 2, .. }) => {}
+        Ok(s) => panic!(
+            "resolved {} words from 1000",
+            s.map_or(0, |s| s.native.len())
+        ),
+        Err(other) => panic!("{other}"),
+    }
 }
 
 #[test]
@@ -441,6 +480,21 @@ fn jclasses_classes_methods_locations() {
             .with("JAVA_CLASSES", block(e, packet(e, 0x0A03, &[0; 4]))),
     );
     assert!(exp.unwrap().jclasses().is_err());
+}
+
+#[test]
+fn jclasses_string_padding_counts_bytes_not_decoded_chars() {
+    // Review regression: `ARCH_STRLEN` pads by the string's bytes; a class name that is not
+    // UTF-8 (Latin-1 `é`) decodes to a longer `String`, which moved the next string.
+    let e = Endian::Little;
+    let mut w = W::new(e);
+    w.u32(0).u64(0x10).u64(5);
+    w.b.extend(b"LCaf\xe9;\0\0"); // 6 bytes + NUL, padded to 8
+    w.b.extend(b"Caf.java\0\0\0\0"); // 8 bytes + NUL, padded to 12
+    let class = packet(e, 0x0A03, &w.b);
+    let jc = JClasses::parse(&block(e, class), e).unwrap();
+    assert_eq!(jc.classes[0].name, "LCaf\u{FFFD};");
+    assert_eq!(jc.classes[0].source_file, "Caf.java");
 }
 
 #[test]

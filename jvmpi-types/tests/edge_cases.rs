@@ -231,6 +231,36 @@ fn bad_tags_and_types() {
 }
 
 #[test]
+fn scanning_and_decoding_report_the_same_bad_tags_and_types() {
+    // The non-allocating scan (`next_raw`) and the decoder share their tag and type readers.
+    let mut layouts = std::collections::HashMap::new();
+    layouts.insert(ObjectId(1), ClassLayout::default());
+    let class_dump_bad_cp_type = [
+        0x20, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        0, 0, 0, 0, 0, 1, 0, 7, 3, 0,
+    ];
+    let cases: [&[u8]; 4] = [
+        &[0x42],
+        &[0x08, 1, 0, 0, 0],
+        &[0x23, 1, 0, 0, 0, 0, 0, 0, 0, 2],
+        &class_dump_bad_cp_type,
+    ];
+    for buf in cases {
+        let decoded = heap::decode(buf, LE4, DumpLevel::Level2, &layouts).unwrap_err();
+        let mut it = heap::HeapDumpRecords::new(buf, LE4, DumpLevel::Level2, &layouts).unwrap();
+        assert_eq!(it.next_raw().unwrap_err(), decoded, "{buf:?}");
+    }
+    assert!(matches!(
+        heap::decode(&class_dump_bad_cp_type, LE4, DumpLevel::Level2, &layouts),
+        Err(Error::BadTypeCode {
+            offset: 37,
+            found: 3,
+            ..
+        })
+    ));
+}
+
+#[test]
 fn iterators_are_lazy_and_stop_after_an_error() {
     let buf = [0x07, 1, 0, 0, 0, 0x99, 0x07, 2, 0, 0, 0];
     let mut it = heap::HeapDumpRecords::new(&buf, LE4, DumpLevel::Level2, &NoClasses).unwrap();

@@ -420,13 +420,7 @@ impl HeapDumpRecord {
         level: DumpLevel,
         resolver: &dyn ClassResolver,
     ) -> Result<Self> {
-        let offset = cur.offset();
-        let raw = cur.u1("heap dump record tag")?;
-        let tag = HeapDumpTag::try_from(raw).map_err(|_| Error::UnknownTag {
-            offset,
-            context: "heap dump",
-            tag: raw,
-        })?;
+        let (offset, tag) = read_tag(cur)?;
         Self::read_body(cur, tag, offset, level, resolver)
     }
 
@@ -471,14 +465,7 @@ impl HeapDumpRecord {
             HeapDumpTag::RootMonitorUsed => Self::RootMonitorUsed {
                 object: obj(cur, "root object id")?,
             },
-            HeapDumpTag::RootThreadObj => {
-                return Err(Error::UnsupportedRecord {
-                    offset,
-                    tag: tag.raw(),
-                    name: tag.name(),
-                    reason: "JVMPI documents no layout for it and no VM writes it",
-                });
-            }
+            HeapDumpTag::RootThreadObj => return Err(thread_obj_unsupported(offset)),
             HeapDumpTag::ClassDump => {
                 Self::ClassDump(read_class_dump(cur, offset, level, resolver)?)
             }
@@ -508,15 +495,7 @@ impl HeapDumpRecord {
             HeapDumpTag::PrimArrayDump => {
                 let array = obj(cur, "array object id")?;
                 let length = cur.u4("u4 array length")?;
-                let ty_offset = cur.offset();
-                let raw = cur.u1("array element type")?;
-                let bad = || Error::BadTypeCode {
-                    offset: ty_offset,
-                    expected: "a primitive element type (JVMPI_BOOLEAN … JVMPI_LONG)",
-                    found: raw,
-                };
-                let element_type = TypeCode::try_from(raw).map_err(|_| bad())?;
-                let size = element_type.primitive_size().ok_or_else(bad)?;
+                let (element_type, size) = read_element_type(cur)?;
                 let elements = if level == DumpLevel::Level2 {
                     let n =
                         cur.ensure_items(u64::from(length), size, "primitive array elements")?;
@@ -660,13 +639,8 @@ impl RawRecord<'_> {
     }
 }
 
-/// Moves `cur` past one record (tag included) with the same checks as decoding, but without
-/// building it.
-fn skip_record(
-    cur: &mut Cursor<'_>,
-    level: DumpLevel,
-    resolver: &dyn ClassResolver,
-) -> Result<HeapDumpTag> {
+/// Reads a level-1/2 record tag; returns its offset with it.
+fn read_tag(cur: &mut Cursor<'_>) -> Result<(usize, HeapDumpTag)> {
     let offset = cur.offset();
     let raw = cur.u1("heap dump record tag")?;
     let tag = HeapDumpTag::try_from(raw).map_err(|_| Error::UnknownTag {
@@ -674,6 +648,53 @@ fn skip_record(
         context: "heap dump",
         tag: raw,
     })?;
+    Ok((offset, tag))
+}
+
+/// The error for a `JVMPI_GC_ROOT_THREAD_OBJ` record (tag at `offset`), which has no layout.
+fn thread_obj_unsupported(offset: usize) -> Error {
+    let tag = HeapDumpTag::RootThreadObj;
+    Error::UnsupportedRecord {
+        offset,
+        tag: tag.raw(),
+        name: tag.name(),
+        reason: "JVMPI documents no layout for it and no VM writes it",
+    }
+}
+
+/// Reads the `ty` byte of a constant-pool entry.
+fn read_value_type(cur: &mut Cursor<'_>) -> Result<TypeCode> {
+    let offset = cur.offset();
+    let raw = cur.u1("constant pool entry type")?;
+    TypeCode::try_from(raw).map_err(|_| Error::BadTypeCode {
+        offset,
+        expected: "a value type code",
+        found: raw,
+    })
+}
+
+/// Reads the element type of a `JVMPI_GC_PRIM_ARRAY_DUMP`, with its size in bytes.
+fn read_element_type(cur: &mut Cursor<'_>) -> Result<(TypeCode, usize)> {
+    let offset = cur.offset();
+    let raw = cur.u1("array element type")?;
+    TypeCode::try_from(raw)
+        .ok()
+        .and_then(|ty| Some((ty, ty.primitive_size()?)))
+        .ok_or(Error::BadTypeCode {
+            offset,
+            expected: "a primitive element type (JVMPI_BOOLEAN … JVMPI_LONG)",
+            found: raw,
+        })
+}
+
+/// Moves `cur` past one record (tag included) with the same checks as decoding, but without
+/// building it.
+fn skip_record(
+    cur: &mut Cursor<'_>,
+    level: DumpLevel,
+    resolver: &dyn ClassResolver,
+) -> Result<HeapDumpTag> {
+    let (offset, tag) = read_tag(cur)?;
     let i = cur.options().id_bytes();
     let skip = |cur: &mut Cursor<'_>, n: usize, what| cur.bytes(n, what).map(|_| ());
     match tag {
@@ -688,14 +709,7 @@ fn skip_record(
         HeapDumpTag::RootJniLocal | HeapDumpTag::RootJavaFrame => {
             skip(cur, 2 * i + 4, "root record")?;
         }
-        HeapDumpTag::RootThreadObj => {
-            return Err(Error::UnsupportedRecord {
-                offset,
-                tag: raw,
-                name: tag.name(),
-                reason: "JVMPI documents no layout for it and no VM writes it",
-            });
-        }
+        HeapDumpTag::RootThreadObj => return Err(thread_obj_unsupported(offset)),
         HeapDumpTag::ClassDump => {
             let class = ObjectId(cur.id("class id")?);
             skip(cur, 6 * i + 4, "class dump header")?;
@@ -707,13 +721,7 @@ fn skip_record(
             let m = cur.u2("u2 constant pool size")?;
             for _ in 0..m {
                 skip(cur, 2, "u2 constant pool index")?;
-                let ty_offset = cur.offset();
-                let raw = cur.u1("constant pool entry type")?;
-                let ty = TypeCode::try_from(raw).map_err(|_| Error::BadTypeCode {
-                    offset: ty_offset,
-                    expected: "a value type code",
-                    found: raw,
-                })?;
+                let ty = read_value_type(cur)?;
                 skip(cur, ty.primitive_size().unwrap_or(i), "constant pool value")?;
             }
             for ty in &layout.statics {
@@ -740,16 +748,7 @@ fn skip_record(
         HeapDumpTag::PrimArrayDump => {
             skip(cur, i, "array object id")?;
             let length = cur.u4("u4 array length")?;
-            let ty_offset = cur.offset();
-            let raw = cur.u1("array element type")?;
-            let size = TypeCode::try_from(raw)
-                .ok()
-                .and_then(TypeCode::primitive_size)
-                .ok_or(Error::BadTypeCode {
-                    offset: ty_offset,
-                    expected: "a primitive element type (JVMPI_BOOLEAN … JVMPI_LONG)",
-                    found: raw,
-                })?;
+            let (_, size) = read_element_type(cur)?;
             if level == DumpLevel::Level2 {
                 let n = cur.ensure_items(u64::from(length), size, "primitive array elements")?;
                 skip(cur, n * size, "primitive array elements")?;
@@ -783,13 +782,7 @@ fn read_class_dump(
     let mut constant_pool = Vec::with_capacity(m);
     for _ in 0..m {
         let index = cur.u2("u2 constant pool index")?;
-        let ty_offset = cur.offset();
-        let raw = cur.u1("constant pool entry type")?;
-        let ty = TypeCode::try_from(raw).map_err(|_| Error::BadTypeCode {
-            offset: ty_offset,
-            expected: "a value type code",
-            found: raw,
-        })?;
+        let ty = read_value_type(cur)?;
         constant_pool.push(ConstantPoolEntry {
             index,
             ty,
