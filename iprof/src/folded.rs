@@ -2,6 +2,8 @@
 //! profiles"): one line per distinct stack, `outer;…;inner count`, built with
 //! [`callctx::ContextTree`].
 
+use std::num::Saturating;
+
 use callctx::ContextTree;
 
 use crate::model::{Profile, Section};
@@ -21,7 +23,7 @@ pub enum FrameNames {
 
 impl Profile<'_> {
     /// The sampling profiles as folded stacks (`outer;…;inner count` lines), identical stacks
-    /// summed. Entries with a wrong arity are skipped.
+    /// summed (saturating at the `i64` bounds). Entries with a wrong arity are skipped.
     pub fn folded_samples(&self, naming: FrameNames) -> String {
         folded(self, Section::Sampling, naming)
     }
@@ -32,11 +34,12 @@ impl Profile<'_> {
 ///
 /// Sections whose records are not one count (conditional, pairs) give an empty string.
 pub fn folded(profile: &Profile<'_>, section: Section, naming: FrameNames) -> String {
-    let mut tree: ContextTree<i64> = ContextTree::new();
+    // Counts come from the file: sums saturate instead of overflowing.
+    let mut tree: ContextTree<Saturating<i64>> = ContextTree::new();
     if section.is_single() {
         for e in profile.entries(section) {
             if let [count] = *e.records {
-                tree.insert_outermost_first(e.ctx.frames().rev(), count);
+                tree.insert_outermost_first(e.ctx.frames().rev(), Saturating(count));
             }
         }
     }

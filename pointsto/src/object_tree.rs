@@ -713,7 +713,7 @@ impl ObjectTree {
             if node.depth > stack.len() {
                 return Err(Error::Depth {
                     line: line.number,
-                    column: 1,
+                    column: node.indent.len() as u64 + 1,
                     max: stack.len() as u64,
                     found: node.depth as u64,
                 });

@@ -508,3 +508,26 @@ fn used_lists() {
         ]
     );
 }
+
+#[test]
+fn depth_errors_point_at_the_marker() {
+    let e = CallGraph::parse_txt(
+        "VM Entry Points\n└── entry a.B.c():void id=0 \n        └── directly calls a.B.c():void id-ref=0 @bci=1 \n"
+            .as_bytes(),
+    )
+    .unwrap_err();
+    // Two 4-byte indentation units before the marker: it starts at byte column 9.
+    assert_eq!(
+        e,
+        Error::Depth {
+            line: 3,
+            column: 9,
+            max: 1,
+            found: 2
+        }
+    );
+    assert_eq!(
+        e.to_string(),
+        "3:9: expected a tree depth of at most 1, found depth 2"
+    );
+}

@@ -245,3 +245,22 @@ fn array_last_marker_quirk() {
     assert!(!tree.nodes[3].last);
     assert_eq!(pointsto::write::object_tree_txt(&tree), mangled);
 }
+
+#[test]
+fn depth_errors_point_at_the_marker() {
+    // `│   ` is 6 bytes, `    ` 4: the marker starts at byte column 11.
+    let e = ObjectTree::parse(
+        "Heap roots\n└── root a.B.c:int value:\n│       └── int id=0 toString=1 (no fields)\n"
+            .as_bytes(),
+    )
+    .unwrap_err();
+    assert_eq!(
+        e,
+        Error::Depth {
+            line: 3,
+            column: 11,
+            max: 1,
+            found: 2
+        }
+    );
+}

@@ -9,7 +9,7 @@ use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
 
 use crate::call_tree::txt::{self, BciList, CallTreeLine, IdTag, NodeKind};
-use crate::cursor::{ByteLines, LineEnding, Marker, StyleTracker, TextStyle};
+use crate::cursor::{ByteLines, LineEnding, StyleTracker, TextStyle};
 use crate::error::{Error, Result, quote};
 
 /// A fast hasher for the reports' integer ids (a multiplicative hash: ids are not
@@ -451,6 +451,8 @@ fn dispatch(caller: u64, bci: BciList, kind: InvokeKind, declared: &str) -> Invo
 #[derive(Debug, Default)]
 pub(crate) struct IdIndex {
     dense: Vec<u32>,
+    /// How many ids the vector holds (not its length, which grows with the largest id).
+    dense_entries: usize,
     sparse: HashMap<u64, usize, BuildHasherDefault<IdHasher>>,
 }
 
@@ -458,7 +460,7 @@ impl IdIndex {
     /// Whether `id` belongs in the vector: ids stay below a few times the number of entries
     /// in real reports, so the vector never outgrows the data by much.
     fn dense(&self, id: u64) -> bool {
-        let entries = (self.dense.len() / 2 + self.sparse.len()) as u64;
+        let entries = (self.dense_entries + self.sparse.len()) as u64;
         id < (1 << 16) + 8 * entries && id < (1 << 26)
     }
 
@@ -475,6 +477,7 @@ impl IdIndex {
                 }
                 if let Some(slot) = self.dense.get_mut(at) {
                     *slot = small;
+                    self.dense_entries += 1;
                 }
                 true
             }
@@ -649,7 +652,7 @@ impl CallGraphBuilder {
                 self.node(
                     number,
                     node.depth,
-                    node.marker,
+                    node.indent.len(),
                     node.kind,
                     node.trailing_space,
                 )
@@ -750,14 +753,14 @@ impl CallGraphBuilder {
         &mut self,
         number: u64,
         depth: usize,
-        _marker: Marker,
+        indent_len: usize,
         kind: NodeKind<'_>,
         trailing_space: bool,
     ) -> Result<()> {
         if depth > self.stack.len() {
             return Err(Error::Depth {
                 line: number,
-                column: 1,
+                column: indent_len as u64 + 1,
                 max: self.stack.len() as u64,
                 found: depth as u64,
             });
