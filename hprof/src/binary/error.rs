@@ -1,0 +1,146 @@
+//! The one error type of the binary side: what was expected, what was found, and the byte
+//! offset in the file where it went wrong.
+
+use thiserror::Error;
+
+/// Everything that can go wrong decoding a binary HPROF file. Every variant carries the byte
+/// offset (from the start of the file) where decoding stopped.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum Error {
+    /// The input ended inside a header, record or sub-record.
+    #[error(
+        "unexpected end of input at byte {offset}: expected {expected}, {needed} more byte(s) needed"
+    )]
+    UnexpectedEof {
+        /// Offset of the first missing byte.
+        offset: u64,
+        /// What was being read.
+        expected: &'static str,
+        /// How many more bytes that read needed.
+        needed: u64,
+    },
+    /// The input starts with the gzip magic `1f 8b`.
+    #[error(
+        "input at byte 0 is gzip-compressed (starts with 1f 8b): decompress the heap dump first"
+    )]
+    Gzip,
+    /// The file does not start with `JAVA PROFILE 1.0.x\0`.
+    #[error(
+        "bad magic at byte 0: expected \"JAVA PROFILE 1.0.1\", \"1.0.2\" or \"1.0.3\" followed by NUL, found {found:?}"
+    )]
+    BadMagic {
+        /// The first bytes of the input, lossily decoded.
+        found: String,
+    },
+    /// The header's identifier size is not 4 or 8.
+    #[error("unsupported identifier size {found} at byte {offset}: expected 4 or 8")]
+    BadIdSize {
+        /// Offset of the `id_size` field.
+        offset: u64,
+        /// The size found.
+        found: u32,
+    },
+    /// A top-level record tag this crate does not know (only with [`UnknownTags::Error`](crate::binary::UnknownTags::Error)).
+    #[error("unknown top-level record tag 0x{tag:02x} at byte {offset}")]
+    UnknownTag {
+        /// Offset of the record's tag byte.
+        offset: u64,
+        /// The tag found.
+        tag: u8,
+    },
+    /// A heap-dump sub-record tag this crate does not know. Sub-records carry no length, so
+    /// the rest of that heap-dump record cannot be decoded.
+    #[error("unknown heap dump sub-record tag 0x{tag:02x} at byte {offset}")]
+    UnknownSubTag {
+        /// Offset of the sub-record's tag byte.
+        offset: u64,
+        /// The tag found.
+        tag: u8,
+    },
+    /// A basic-type code outside 2 and 4..=11 (or 2 where only primitives are allowed).
+    #[error("invalid basic type code {found} at byte {offset}: expected {expected}")]
+    BadBasicType {
+        /// Offset of the type byte.
+        offset: u64,
+        /// The code found.
+        found: u8,
+        /// Which codes were allowed.
+        expected: &'static str,
+    },
+    /// A count times an element size does not fit in the remaining input (or overflows).
+    #[error(
+        "{what} at byte {offset}: {count} element(s) of {size} byte(s) exceed the {available} byte(s) left"
+    )]
+    TooLong {
+        /// Offset of the count field.
+        offset: u64,
+        /// What was counted.
+        what: &'static str,
+        /// The count read.
+        count: u64,
+        /// Size of one element.
+        size: u64,
+        /// Bytes left in the enclosing record.
+        available: u64,
+    },
+    /// A record's declared length disagrees with the length of its content.
+    #[error(
+        "record with tag 0x{tag:02x} at byte {offset} declares {declared} body byte(s), but its content takes {actual}"
+    )]
+    LengthMismatch {
+        /// Offset of the record's tag byte.
+        offset: u64,
+        /// The record's tag.
+        tag: u8,
+        /// The length in the record header.
+        declared: u64,
+        /// The length its fields take.
+        actual: u64,
+    },
+    /// A record's content ends beyond its declared length.
+    #[error(
+        "record with tag 0x{tag:02x} at byte {offset}: its content runs past its declared length of {declared} byte(s) ({expected} at byte {at})"
+    )]
+    RecordOverrun {
+        /// Offset of the record's tag byte.
+        offset: u64,
+        /// The record's tag.
+        tag: u8,
+        /// The length in the record header.
+        declared: u64,
+        /// What was being read when the body ran out.
+        expected: &'static str,
+        /// Offset where the read needed bytes past the body.
+        at: u64,
+    },
+    /// A string that had to be UTF-8 is not (e.g. the header magic).
+    #[error("invalid data at byte {offset}: {message}")]
+    Invalid {
+        /// Where.
+        offset: u64,
+        /// What was wrong.
+        message: String,
+    },
+}
+
+impl Error {
+    /// The byte offset at which the error was detected (0 for [`Error::Gzip`] and
+    /// [`Error::BadMagic`]).
+    pub fn offset(&self) -> u64 {
+        match self {
+            Error::Gzip | Error::BadMagic { .. } => 0,
+            Error::UnexpectedEof { offset, .. }
+            | Error::BadIdSize { offset, .. }
+            | Error::UnknownTag { offset, .. }
+            | Error::UnknownSubTag { offset, .. }
+            | Error::BadBasicType { offset, .. }
+            | Error::TooLong { offset, .. }
+            | Error::LengthMismatch { offset, .. }
+            | Error::RecordOverrun { offset, .. }
+            | Error::Invalid { offset, .. } => *offset,
+        }
+    }
+}
+
+/// Result of every decoding function of the binary side.
+pub type Result<T> = core::result::Result<T, Error>;

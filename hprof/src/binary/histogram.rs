@@ -1,0 +1,467 @@
+//! The class histogram: instances and shallow bytes per class, counted from `INSTANCE_DUMP`,
+//! `OBJ_ARRAY_DUMP`, `PRIM_ARRAY_DUMP` and `PRIMITIVE_ARRAY_NODATA` sub-records, with class
+//! names from `LOAD_CLASS` + `UTF8` records in Java source form (`java.lang.String`, `int[]`,
+//! `java.lang.Object[][]`).
+//!
+//! Shallow bytes are the recorded data size: an instance's field-byte count, an object array's
+//! length × id size, a primitive array's length × element size.
+
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+use serde::{Deserialize, Serialize};
+
+use super::error::Error;
+use super::error::Result;
+use super::heap_dump::SubRecord;
+use super::heap_dump::{InstanceDump, ObjectArrayDump, PrimitiveArrayDump};
+use super::incremental::{Event, Visit, visit_sub_records};
+use super::records::HeapDump;
+use super::records::{Record, Records};
+use super::types::{BasicType, Id, IdSize};
+
+/// A fast hasher for identifiers (object ids are already well spread; a multiply mixes the
+/// rest). Not DoS-resistant: use it only for maps keyed by ids from a file you process.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct IdHasher(u64);
+
+impl Hasher for IdHasher {
+    #[inline]
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    #[inline]
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(5) ^ u64::from(b)).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+        }
+    }
+
+    #[inline]
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (n ^ (n >> 29)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        self.0 ^= self.0 >> 32;
+    }
+}
+
+/// A `HashMap` keyed by [`Id`] with [`IdHasher`].
+pub type IdMap<V> = HashMap<Id, V, BuildHasherDefault<IdHasher>>;
+
+/// Class names gathered from `UTF8` and `LOAD_CLASS` records (owned, so they outlive the
+/// input buffer of an incremental decoder).
+#[derive(Debug, Clone, Default)]
+pub struct ClassNames {
+    strings: IdMap<Box<[u8]>>,
+    class_name_ids: IdMap<Id>,
+}
+
+impl ClassNames {
+    /// An empty table.
+    pub fn new() -> ClassNames {
+        ClassNames::default()
+    }
+
+    /// Records a `UTF8` string.
+    pub fn add_string(&mut self, id: Id, bytes: &[u8]) {
+        self.strings.insert(id, bytes.into());
+    }
+
+    /// Records a `LOAD_CLASS`.
+    pub fn add_class(&mut self, class_id: Id, name_id: Id) {
+        self.class_name_ids.insert(class_id, name_id);
+    }
+
+    /// Takes `UTF8` and `LOAD_CLASS` records; ignores the others.
+    pub fn add_record(&mut self, record: &Record<'_>) {
+        match record {
+            Record::Utf8(u) => self.add_string(u.id, u.bytes),
+            Record::LoadClass(l) => self.add_class(l.class_id, l.name_id),
+            _ => {}
+        }
+    }
+
+    /// The raw name of a class as written in the file (`java/lang/String`, `[I`).
+    pub fn raw_name(&self, class_id: Id) -> Option<&[u8]> {
+        let name_id = self.class_name_ids.get(&class_id)?;
+        self.strings.get(name_id).map(|b| &b[..])
+    }
+
+    /// The string with this id.
+    pub fn string(&self, id: Id) -> Option<&[u8]> {
+        self.strings.get(&id).map(|b| &b[..])
+    }
+
+    /// The class name in Java source form, or `<unknown class 0x…>`.
+    pub fn java_name(&self, class_id: Id) -> String {
+        match self.raw_name(class_id) {
+            Some(raw) => java_class_name(&String::from_utf8_lossy(raw)),
+            None => format!("<unknown class 0x{class_id:x}>"),
+        }
+    }
+
+    /// Every class id with a name.
+    pub fn class_ids(&self) -> impl Iterator<Item = Id> + '_ {
+        self.class_name_ids.keys().copied()
+    }
+}
+
+/// Converts a class name as written in dumps (`java/lang/String`, `[I`, `[[Ljava/lang/Object;`,
+/// or the agent's dotted forms) to Java source form (`java.lang.String`, `int[]`,
+/// `java.lang.Object[][]`).
+pub fn java_class_name(raw: &str) -> String {
+    let dims = raw.bytes().take_while(|&b| b == b'[').count();
+    if dims == 0 {
+        return raw.replace('/', ".");
+    }
+    let elem = raw.get(dims..).unwrap_or_default();
+    let base = match elem {
+        "Z" => "boolean".to_owned(),
+        "C" => "char".to_owned(),
+        "F" => "float".to_owned(),
+        "D" => "double".to_owned(),
+        "B" => "byte".to_owned(),
+        "S" => "short".to_owned(),
+        "I" => "int".to_owned(),
+        "J" => "long".to_owned(),
+        _ => {
+            let e = elem.strip_prefix('L').unwrap_or(elem);
+            let e = e.strip_suffix(';').unwrap_or(e);
+            e.replace('/', ".")
+        }
+    };
+    let mut s = base;
+    for _ in 0..dims {
+        s.push_str("[]");
+    }
+    s
+}
+
+/// One line of a histogram.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct HistogramRow {
+    /// Number of objects.
+    pub instances: u64,
+    /// Sum of their recorded data sizes.
+    pub shallow_bytes: u64,
+    /// Class name in Java source form.
+    pub class_name: String,
+}
+
+/// Open-addressing counters keyed by class id: one multiply and usually one probe per object
+/// (the histogram's inner loop).
+#[derive(Debug, Clone)]
+struct ClassCounts {
+    /// `(class id, instances, bytes)`; a slot with `instances == 0` is empty.
+    slots: Vec<(Id, u64, u64)>,
+    len: usize,
+}
+
+impl Default for ClassCounts {
+    fn default() -> Self {
+        ClassCounts {
+            slots: vec![(0, 0, 0); 1024],
+            len: 0,
+        }
+    }
+}
+
+impl ClassCounts {
+    #[inline]
+    fn slot_of(id: Id, mask: usize) -> usize {
+        (id.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40) as usize & mask
+    }
+
+    #[inline]
+    fn add(&mut self, id: Id, n: u64, bytes: u64) {
+        let mask = self.slots.len() - 1;
+        let mut i = Self::slot_of(id, mask);
+        loop {
+            match self.slots.get_mut(i) {
+                Some(slot) if slot.1 != 0 && slot.0 == id => {
+                    slot.1 += n;
+                    slot.2 += bytes;
+                    return;
+                }
+                Some(slot) if slot.1 == 0 => {
+                    *slot = (id, n, bytes);
+                    self.len += 1;
+                    if self.len * 2 > self.slots.len() {
+                        self.grow();
+                    }
+                    return;
+                }
+                Some(_) => i = (i + 1) & mask,
+                None => return,
+            }
+        }
+    }
+
+    #[cold]
+    fn grow(&mut self) {
+        let bigger = vec![(0, 0, 0); self.slots.len() * 2];
+        let old = std::mem::replace(&mut self.slots, bigger);
+        self.len = 0;
+        for (id, n, b) in old {
+            if n != 0 {
+                self.add(id, n, b);
+            }
+        }
+    }
+
+    fn iter(&self) -> impl Iterator<Item = (Id, u64, u64)> + '_ {
+        self.slots.iter().copied().filter(|s| s.1 != 0)
+    }
+}
+
+/// Per-class counters, fed records or incremental events (it is a [`Visit`]or for
+/// [`Decoder::decode_with`](super::incremental::Decoder::decode_with), the fast path).
+///
+/// ```
+/// let data = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"),
+///     "/tests/data/binary/haha_sun_jdk5_64bit.hprof")).unwrap();
+/// let hist = hprof::binary::histogram::Histogram::from_bytes(&data)?;
+/// let rows = hist.rows();
+/// assert!(rows.iter().any(|r| r.class_name == "java.lang.String"));
+/// # Ok::<(), hprof::binary::Error>(())
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct Histogram {
+    classes: ClassCounts,
+    primitives: [(u64, u64); 12],
+    id_size: Option<IdSize>,
+    names: ClassNames,
+}
+
+impl Histogram {
+    /// An empty histogram.
+    pub fn new() -> Histogram {
+        Histogram::default()
+    }
+
+    /// Counts every object of a whole file held in memory.
+    ///
+    /// # Errors
+    /// Any decoding error.
+    pub fn from_bytes(data: &[u8]) -> Result<Histogram> {
+        let (header, records) = Records::new(data)?;
+        let mut h = Histogram::new();
+        h.id_size = Some(header.id_size);
+        for r in records {
+            let (_, record) = r?;
+            h.add_record(&record)?;
+        }
+        Ok(h)
+    }
+
+    /// Counts every object of a whole file held in memory on `threads` threads: heap-dump
+    /// records are split into `threads` byte-balanced groups, counted in parallel, and merged.
+    /// (A 1.0.1 dump with one `HEAP_DUMP` record is counted on one thread.)
+    ///
+    /// # Errors
+    /// Any decoding error.
+    pub fn from_bytes_parallel(data: &[u8], threads: usize) -> Result<Histogram> {
+        let (header, records) = Records::new(data)?;
+        let mut h = Histogram::new();
+        h.id_size = Some(header.id_size);
+        let mut dumps: Vec<HeapDump<'_>> = Vec::new();
+        for r in records {
+            match r? {
+                (_, Record::HeapDump(d) | Record::HeapDumpSegment(d)) => dumps.push(d),
+                (_, other) => h.names.add_record(&other),
+            }
+        }
+        let threads = threads.clamp(1, dumps.len().max(1));
+        let total: usize = dumps.iter().map(|d| d.body.len()).sum();
+        let share = total / threads + 1;
+        let mut groups: Vec<&[HeapDump<'_>]> = Vec::new();
+        let (mut start, mut acc) = (0, 0);
+        for (i, d) in dumps.iter().enumerate() {
+            acc += d.body.len();
+            if acc >= share * (groups.len() + 1) {
+                groups.push(dumps.get(start..=i).unwrap_or_default());
+                start = i + 1;
+            }
+        }
+        groups.push(dumps.get(start..).unwrap_or_default());
+        let parts: Vec<Result<Histogram>> = std::thread::scope(|s| {
+            let handles: Vec<_> = groups
+                .iter()
+                .map(|group| {
+                    s.spawn(move || -> Result<Histogram> {
+                        let mut part = Histogram::new();
+                        for d in *group {
+                            visit_sub_records(d, &mut part)?;
+                        }
+                        Ok(part)
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|t| {
+                    t.join().unwrap_or_else(|_| {
+                        Err(Error::Invalid {
+                            offset: 0,
+                            message: "a histogram worker thread failed".into(),
+                        })
+                    })
+                })
+                .collect()
+        });
+        for p in parts {
+            h.merge(p?);
+        }
+        Ok(h)
+    }
+
+    /// Takes a top-level record (names, and the objects of heap dumps).
+    ///
+    /// # Errors
+    /// Errors decoding the sub-records of a heap dump.
+    pub fn add_record(&mut self, record: &Record<'_>) -> Result<()> {
+        match record {
+            Record::HeapDump(d) | Record::HeapDumpSegment(d) => {
+                self.id_size = Some(d.id_size);
+                visit_sub_records(d, self)?;
+            }
+            other => self.names.add_record(other),
+        }
+        Ok(())
+    }
+
+    /// Takes an incremental-decoder event.
+    #[inline]
+    pub fn add_event(&mut self, event: &Event<'_>) {
+        match event {
+            Event::SubRecord(_, s) => self.add_sub_record(s),
+            Event::Record(_, r) => self.names.add_record(r),
+            Event::Header(h) => self.id_size = Some(h.id_size),
+            Event::HeapDumpStart(_) | Event::HeapDumpBodyEnd(_) => {}
+        }
+    }
+
+    /// Counts one sub-record (non-objects are ignored).
+    #[inline]
+    pub fn add_sub_record(&mut self, s: &SubRecord<'_>) {
+        match s {
+            SubRecord::InstanceDump(i) => self.add_object(i.class_id, i.data.len() as u64),
+            SubRecord::ObjectArrayDump(a) => {
+                self.add_object(a.array_class_id, a.elements.bytes().len() as u64);
+            }
+            SubRecord::PrimitiveArrayDump(a) => {
+                self.add_primitive_array(a.element_type, a.data.len() as u64);
+            }
+            SubRecord::PrimitiveArrayNoData(a) => {
+                let size = a.element_type.size(IdSize::Four) as u64;
+                self.add_primitive_array(a.element_type, u64::from(a.length) * size);
+            }
+            SubRecord::Root(_) | SubRecord::ClassDump(_) | SubRecord::HeapDumpInfo(_) => {}
+        }
+    }
+
+    /// Counts one instance or object array of class `class_id` with `bytes` of data.
+    #[inline]
+    pub fn add_object(&mut self, class_id: Id, bytes: u64) {
+        self.classes.add(class_id, 1, bytes);
+    }
+
+    /// Counts one primitive array.
+    #[inline]
+    pub fn add_primitive_array(&mut self, element_type: BasicType, bytes: u64) {
+        if let Some(e) = self.primitives.get_mut(element_type.code() as usize) {
+            e.0 += 1;
+            e.1 += bytes;
+        }
+    }
+
+    /// Adds another histogram's counts and names (for parallel decoding).
+    pub fn merge(&mut self, other: Histogram) {
+        for (id, n, b) in other.classes.iter() {
+            self.classes.add(id, n, b);
+        }
+        for (a, b) in self.primitives.iter_mut().zip(other.primitives) {
+            a.0 += b.0;
+            a.1 += b.1;
+        }
+        self.names.strings.extend(other.names.strings);
+        self.names.class_name_ids.extend(other.names.class_name_ids);
+        if self.id_size.is_none() {
+            self.id_size = other.id_size;
+        }
+    }
+
+    /// The class names seen so far.
+    pub fn names(&self) -> &ClassNames {
+        &self.names
+    }
+
+    /// Mutable access to the names (to share one table across parallel workers).
+    pub fn names_mut(&mut self) -> &mut ClassNames {
+        &mut self.names
+    }
+
+    /// Total number of objects counted.
+    pub fn total_instances(&self) -> u64 {
+        self.classes.iter().map(|c| c.1).sum::<u64>()
+            + self.primitives.iter().map(|c| c.0).sum::<u64>()
+    }
+
+    /// One row per class with at least one object, sorted by instances descending, then name
+    /// ascending. Classes with the same name (several class loaders) are merged.
+    pub fn rows(&self) -> Vec<HistogramRow> {
+        let mut by_name: HashMap<String, (u64, u64)> = HashMap::new();
+        for (id, n, b) in self.classes.iter() {
+            let e = by_name.entry(self.names.java_name(id)).or_insert((0, 0));
+            e.0 += n;
+            e.1 += b;
+        }
+        for ty in BasicType::ALL {
+            if let Some(&(n, b)) = self.primitives.get(ty.code() as usize) {
+                if n > 0 {
+                    let e = by_name
+                        .entry(format!("{}[]", ty.java_name()))
+                        .or_insert((0, 0));
+                    e.0 += n;
+                    e.1 += b;
+                }
+            }
+        }
+        let mut rows: Vec<HistogramRow> = by_name
+            .into_iter()
+            .map(|(class_name, (instances, shallow_bytes))| HistogramRow {
+                instances,
+                shallow_bytes,
+                class_name,
+            })
+            .collect();
+        rows.sort_by(|a, b| {
+            b.instances
+                .cmp(&a.instances)
+                .then_with(|| a.class_name.cmp(&b.class_name))
+        });
+        rows
+    }
+}
+
+impl<'a> Visit<'a> for Histogram {
+    #[inline]
+    fn event(&mut self, event: Event<'a>) {
+        self.add_event(&event);
+    }
+
+    #[inline]
+    fn instance_dump(&mut self, _at: u64, dump: InstanceDump<'a>) {
+        self.add_object(dump.class_id, dump.data.len() as u64);
+    }
+
+    #[inline]
+    fn object_array_dump(&mut self, _at: u64, dump: ObjectArrayDump<'a>) {
+        self.add_object(dump.array_class_id, dump.elements.bytes().len() as u64);
+    }
+
+    #[inline]
+    fn primitive_array_dump(&mut self, _at: u64, dump: PrimitiveArrayDump<'a>) {
+        self.add_primitive_array(dump.element_type, dump.data.len() as u64);
+    }
+}

@@ -1,0 +1,596 @@
+//! Incremental decoding (httparse-style): feed a file in chunks of any size, get every
+//! complete header, record and heap-dump sub-record, and learn when more input is needed.
+//!
+//! Heap dumps are descended into sub-record by sub-record, so memory is bounded by the largest
+//! single sub-record (or non-heap record), never by the file or by a `HEAP_DUMP` record.
+//!
+//! Two ways to drive it:
+//! * [`Decoder`]: you own the buffer; [`Decoder::decode`] returns one [`Event`] or
+//!   [`Status::Partial`], [`Decoder::decode_all`] calls a closure for every event in the
+//!   buffer (the fast path);
+//! * [`BufferedDecoder`]: it owns a buffer; [`feed`](BufferedDecoder::feed) chunks and call
+//!   [`next_event`](BufferedDecoder::next_event) until it returns `None`.
+
+use super::cursor::Cursor;
+use super::error::{Error, Result};
+use super::header::{Header, MAX_HEADER_LEN};
+use super::heap_dump::{
+    InstanceDump, ObjectArrayDump, PrimitiveArrayDump, SubRecord, instance_dump_n,
+    object_array_dump_n, parse_other_sub_record, parse_sub_record, primitive_array_dump_n, sub_tag,
+};
+use super::records::{
+    HeapDump, RECORD_HEADER_LEN, Record, RecordHeader, UnknownTags, is_known_tag, parse_body,
+};
+use super::types::IdSize;
+
+/// One thing the incremental decoder found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+pub enum Event<'a> {
+    /// The file header (always first).
+    Header(Header),
+    /// A complete top-level record other than `HEAP_DUMP`/`HEAP_DUMP_SEGMENT`.
+    Record(RecordHeader, Record<'a>),
+    /// A `HEAP_DUMP` or `HEAP_DUMP_SEGMENT` record starts; its sub-records follow.
+    HeapDumpStart(RecordHeader),
+    /// One heap-dump sub-record, with its file offset.
+    SubRecord(u64, SubRecord<'a>),
+    /// The heap-dump record started by the last [`Event::HeapDumpStart`] is complete.
+    HeapDumpBodyEnd(RecordHeader),
+}
+
+/// Receives the events of [`Decoder::decode_with`]. Only [`Visit::event`] is required; the
+/// three per-kind methods let a hot consumer (a histogram, an index) take instance and array
+/// dumps without going through the [`Event`] enum.
+///
+/// Every closure `FnMut(Event<'a>)` is a `Visit<'a>`.
+pub trait Visit<'a> {
+    /// Any event.
+    fn event(&mut self, event: Event<'a>);
+
+    /// An `INSTANCE_DUMP` at file offset `at`.
+    #[inline]
+    fn instance_dump(&mut self, at: u64, dump: InstanceDump<'a>) {
+        self.event(Event::SubRecord(at, SubRecord::InstanceDump(dump)));
+    }
+
+    /// An `OBJ_ARRAY_DUMP` at file offset `at`.
+    #[inline]
+    fn object_array_dump(&mut self, at: u64, dump: ObjectArrayDump<'a>) {
+        self.event(Event::SubRecord(at, SubRecord::ObjectArrayDump(dump)));
+    }
+
+    /// A `PRIM_ARRAY_DUMP` at file offset `at`.
+    #[inline]
+    fn primitive_array_dump(&mut self, at: u64, dump: PrimitiveArrayDump<'a>) {
+        self.event(Event::SubRecord(at, SubRecord::PrimitiveArrayDump(dump)));
+    }
+}
+
+impl<'a, F: FnMut(Event<'a>)> Visit<'a> for F {
+    #[inline]
+    fn event(&mut self, event: Event<'a>) {
+        self(event);
+    }
+}
+
+/// Decodes the sub-records of `c` into `v` until it is empty or a sub-record fails; on
+/// failure returns the error and leaves `c` at the start of the failing sub-record.
+#[inline(always)]
+fn sub_records_into<'a, V: Visit<'a> + ?Sized>(c: &mut Cursor<'a>, v: &mut V) -> Option<Error> {
+    match c.id_size() {
+        IdSize::Four => sub_records_into_n::<4, V>(c, v),
+        IdSize::Eight => sub_records_into_n::<8, V>(c, v),
+    }
+}
+
+/// [`sub_records_into`] specialised for ids of `N` bytes (the histogram's inner loop).
+#[inline(always)]
+fn sub_records_into_n<'a, const N: usize, V: Visit<'a> + ?Sized>(
+    c: &mut Cursor<'a>,
+    v: &mut V,
+) -> Option<Error> {
+    while let Some(&t) = c.rest().first() {
+        let before = c.rest();
+        let at = c.offset();
+        let _ = c.u1("");
+        let r = match t {
+            sub_tag::INSTANCE_DUMP => instance_dump_n::<N>(c).map(|d| v.instance_dump(at, d)),
+            sub_tag::OBJ_ARRAY_DUMP => {
+                object_array_dump_n::<N>(c).map(|d| v.object_array_dump(at, d))
+            }
+            sub_tag::PRIM_ARRAY_DUMP => {
+                primitive_array_dump_n::<N>(c).map(|d| v.primitive_array_dump(at, d))
+            }
+            other => parse_other_sub_record(c, at, other).map(|s| v.event(Event::SubRecord(at, s))),
+        };
+        if let Err(e) = r {
+            c.rewind(before);
+            return Some(e);
+        }
+    }
+    None
+}
+
+/// Decodes every sub-record of a heap-dump body held in memory into `v`, through the same
+/// fast path as [`Decoder::decode_with`].
+///
+/// # Errors
+/// The first sub-record error ([`Error::UnexpectedEof`] when a sub-record runs past the
+/// end of the body).
+#[inline]
+pub fn visit_sub_records<'a, V: Visit<'a> + ?Sized>(dump: &HeapDump<'a>, v: &mut V) -> Result<()> {
+    let mut c = Cursor::new(dump.body, dump.offset, dump.id_size);
+    match sub_records_into(&mut c, v) {
+        None => Ok(()),
+        Some(e) => Err(e),
+    }
+}
+
+/// The outcome of one [`Decoder::decode`] call.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Status<T> {
+    /// Something was decoded from the first `consumed` bytes of the input.
+    Complete {
+        /// What was decoded.
+        item: T,
+        /// How many input bytes it took (drop them before the next call).
+        consumed: usize,
+    },
+    /// The input ends inside the next item.
+    Partial {
+        /// Bytes that could be dropped anyway (skipped unknown records).
+        consumed: usize,
+        /// At least this many more bytes are needed after the unconsumed input.
+        needed: usize,
+    },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum State {
+    Header,
+    Records,
+    HeapDump {
+        header: RecordHeader,
+        remaining: u64,
+    },
+    Skip {
+        remaining: u64,
+    },
+}
+
+/// The incremental decoder: state only, no buffer.
+///
+/// ```
+/// use hprof::binary::incremental::{Decoder, Event, Status};
+/// # let mut file = Vec::new();
+/// # hprof::binary::Header { version: hprof::binary::Version::V1_0_2,
+/// #     id_size: hprof::binary::IdSize::Eight, timestamp_ms: 0 }.write(&mut file);
+/// let mut decoder = Decoder::new();
+/// let mut pending = &file[..];
+/// let mut events = 0;
+/// while let Status::Complete { item, consumed } = decoder.decode(pending)? {
+///     if let Event::Header(h) = item {
+///         assert_eq!(h.id_size.bytes(), 8);
+///     }
+///     events += 1;
+///     pending = &pending[consumed..];
+/// }
+/// assert_eq!(events, 1);
+/// assert!(decoder.is_at_record_boundary());
+/// # Ok::<(), hprof::binary::Error>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct Decoder {
+    state: State,
+    offset: u64,
+    id_size: IdSize,
+    unknown: UnknownTags,
+}
+
+impl Default for Decoder {
+    fn default() -> Self {
+        Decoder::new()
+    }
+}
+
+impl Decoder {
+    /// A decoder expecting the file header first.
+    pub fn new() -> Decoder {
+        Decoder {
+            state: State::Header,
+            offset: 0,
+            id_size: IdSize::Four,
+            unknown: UnknownTags::Surface,
+        }
+    }
+
+    /// A decoder for records after a header already decoded (the next byte is at `offset`).
+    pub fn after_header(header: &Header, offset: u64) -> Decoder {
+        Decoder {
+            state: State::Records,
+            offset,
+            id_size: header.id_size,
+            unknown: UnknownTags::Surface,
+        }
+    }
+
+    /// Sets what to do with unknown top-level tags. With [`UnknownTags::Skip`] their bodies
+    /// are skipped without being buffered.
+    pub fn unknown_tags(mut self, policy: UnknownTags) -> Decoder {
+        self.unknown = policy;
+        self
+    }
+
+    /// File offset of the next byte the decoder expects.
+    pub fn offset(&self) -> u64 {
+        self.offset
+    }
+
+    /// The id size (valid once the header has been decoded).
+    pub fn id_size(&self) -> IdSize {
+        self.id_size
+    }
+
+    /// Whether the input seen so far ends exactly after a complete record, so that the end of
+    /// the input here is a clean end of file.
+    pub fn is_at_record_boundary(&self) -> bool {
+        self.state == State::Records
+    }
+
+    /// Checks the end of the input: `Ok` at a record boundary with no bytes left over, else the
+    /// truncation error with its offset.
+    ///
+    /// # Errors
+    /// [`Error::UnexpectedEof`] when the file ends inside the header or a record.
+    pub fn finish(&self, unconsumed: &[u8]) -> Result<()> {
+        if self.state == State::Records && unconsumed.is_empty() {
+            return Ok(());
+        }
+        let expected = match self.state {
+            State::Header => "the file header",
+            State::Records => "a complete record",
+            State::HeapDump { .. } => "the rest of a heap dump record",
+            State::Skip { .. } => "the rest of an unknown record",
+        };
+        let needed = match self.decode_peek(unconsumed) {
+            Ok(Status::Partial { needed, .. }) => needed,
+            Err(e) => return Err(e),
+            _ => 1,
+        };
+        Err(Error::UnexpectedEof {
+            offset: self.offset + unconsumed.len() as u64,
+            expected,
+            needed: needed as u64,
+        })
+    }
+
+    fn decode_peek(&self, input: &[u8]) -> Result<Status<()>> {
+        let mut d = self.clone();
+        Ok(match d.decode(input)? {
+            Status::Complete { consumed, .. } => Status::Complete { item: (), consumed },
+            Status::Partial { consumed, needed } => Status::Partial { consumed, needed },
+        })
+    }
+
+    /// Decodes the next event from the start of `input` (the bytes after everything consumed
+    /// so far). On [`Status::Complete`], drop `consumed` bytes before calling again; on
+    /// [`Status::Partial`], drop `consumed` bytes and call again with at least `needed` more.
+    ///
+    /// # Errors
+    /// Any decoding [`Error`]; the decoder should not be used after one.
+    pub fn decode<'a>(&mut self, input: &'a [u8]) -> Result<Status<Event<'a>>> {
+        let mut skipped = 0;
+        loop {
+            let rest = input.get(skipped..).unwrap_or_default();
+            match self.step(rest)? {
+                Step::Event(item, n) => {
+                    return Ok(Status::Complete {
+                        item,
+                        consumed: skipped + n,
+                    });
+                }
+                Step::Skipped(n) => {
+                    skipped += n;
+                }
+                Step::Partial(needed) => {
+                    return Ok(Status::Partial {
+                        consumed: skipped,
+                        needed,
+                    });
+                }
+            }
+        }
+    }
+
+    /// Decodes every complete event in `input`, calling `f` for each, and returns how many
+    /// bytes were consumed and how many more are needed for the next event. Keep the
+    /// unconsumed tail, append more input, and call again.
+    ///
+    /// # Errors
+    /// Any decoding [`Error`]; the decoder should not be used after one.
+    #[inline]
+    pub fn decode_all<'a, F: FnMut(Event<'a>)>(
+        &mut self,
+        input: &'a [u8],
+        mut f: F,
+    ) -> Result<(usize, usize)> {
+        self.decode_with(input, &mut f)
+    }
+
+    /// Like [`Decoder::decode_all`], into a [`Visit`]or: the fast path, where instance and
+    /// array dumps of a heap dump are decoded in a tight loop and handed over without the
+    /// [`Event`] enum.
+    ///
+    /// # Errors
+    /// Any decoding [`Error`]; the decoder should not be used after one.
+    #[inline]
+    pub fn decode_with<'a, V: Visit<'a> + ?Sized>(
+        &mut self,
+        input: &'a [u8],
+        v: &mut V,
+    ) -> Result<(usize, usize)> {
+        let mut pos = 0usize;
+        loop {
+            let rest = input.get(pos..).unwrap_or_default();
+            if let State::HeapDump { header, remaining } = self.state {
+                if remaining > 0 {
+                    let lim = (remaining as usize).min(rest.len());
+                    let body = rest.get(..lim).unwrap_or_default();
+                    let mut c = Cursor::new(body, self.offset, self.id_size);
+                    let failure = sub_records_into(&mut c, v);
+                    let used = lim - c.remaining();
+                    pos += used;
+                    self.offset += used as u64;
+                    let remaining = remaining - used as u64;
+                    self.state = State::HeapDump { header, remaining };
+                    if let Some(e) = failure {
+                        let needed =
+                            self.sub_record_shortfall(e, &header, remaining, c.remaining())?;
+                        return Ok((pos, needed));
+                    }
+                    if remaining > 0 {
+                        // Input exhausted exactly at a sub-record boundary.
+                        return Ok((pos, 1));
+                    }
+                    continue;
+                }
+            }
+            match self.step(rest)? {
+                Step::Event(ev, n) => {
+                    pos += n;
+                    v.event(ev);
+                }
+                Step::Skipped(n) => pos += n,
+                Step::Partial(needed) => return Ok((pos, needed)),
+            }
+        }
+    }
+
+    /// Turns a sub-record decoding error into "needs more" or a hard error.
+    fn sub_record_shortfall(
+        &self,
+        e: Error,
+        header: &RecordHeader,
+        remaining: u64,
+        available: usize,
+    ) -> Result<usize> {
+        match e {
+            Error::UnexpectedEof {
+                needed,
+                expected,
+                offset,
+            } => {
+                if (available as u64) < remaining && available as u64 + needed <= remaining {
+                    Ok(needed as usize)
+                } else {
+                    Err(Error::RecordOverrun {
+                        offset: header.offset,
+                        tag: header.tag,
+                        declared: header.length.into(),
+                        expected,
+                        at: offset,
+                    })
+                }
+            }
+            other => Err(other),
+        }
+    }
+
+    fn step<'a>(&mut self, input: &'a [u8]) -> Result<Step<'a>> {
+        match self.state {
+            State::Header => match Header::parse(input) {
+                Ok((header, len)) => {
+                    self.id_size = header.id_size;
+                    self.state = State::Records;
+                    self.offset += len as u64;
+                    Ok(Step::Event(Event::Header(header), len))
+                }
+                Err(Error::UnexpectedEof { needed, .. }) if input.len() < MAX_HEADER_LEN => {
+                    Ok(Step::Partial(needed as usize))
+                }
+                Err(e) => Err(e),
+            },
+            State::Records => {
+                let mut c = Cursor::new(input, self.offset, self.id_size);
+                let Ok(header) = RecordHeader::parse(&mut c) else {
+                    return Ok(Step::Partial(RECORD_HEADER_LEN - input.len()));
+                };
+                if header.is_heap_dump() {
+                    self.offset += RECORD_HEADER_LEN as u64;
+                    self.state = State::HeapDump {
+                        header,
+                        remaining: header.length.into(),
+                    };
+                    return Ok(Step::Event(Event::HeapDumpStart(header), RECORD_HEADER_LEN));
+                }
+                if !is_known_tag(header.tag) {
+                    match self.unknown {
+                        UnknownTags::Surface => {}
+                        UnknownTags::Skip => {
+                            self.offset += RECORD_HEADER_LEN as u64;
+                            self.state = State::Skip {
+                                remaining: header.length.into(),
+                            };
+                            return Ok(Step::Skipped(RECORD_HEADER_LEN));
+                        }
+                        UnknownTags::Error => {
+                            return Err(Error::UnknownTag {
+                                offset: header.offset,
+                                tag: header.tag,
+                            });
+                        }
+                    }
+                }
+                let len = header.length as usize;
+                let Some(body) = c.rest().get(..len) else {
+                    return Ok(Step::Partial(len - c.remaining()));
+                };
+                let record = parse_body(&header, body, self.id_size)?;
+                let total = RECORD_HEADER_LEN + len;
+                self.offset += total as u64;
+                Ok(Step::Event(Event::Record(header, record), total))
+            }
+            State::HeapDump { header, remaining } => {
+                if remaining == 0 {
+                    self.state = State::Records;
+                    return Ok(Step::Event(Event::HeapDumpBodyEnd(header), 0));
+                }
+                let lim = (remaining as usize).min(input.len());
+                let mut c = Cursor::new(
+                    input.get(..lim).unwrap_or_default(),
+                    self.offset,
+                    self.id_size,
+                );
+                let at = c.offset();
+                match parse_sub_record(&mut c) {
+                    Ok(s) => {
+                        let used = lim - c.remaining();
+                        self.offset += used as u64;
+                        self.state = State::HeapDump {
+                            header,
+                            remaining: remaining - used as u64,
+                        };
+                        Ok(Step::Event(Event::SubRecord(at, s), used))
+                    }
+                    Err(e) => {
+                        let needed = self.sub_record_shortfall(e, &header, remaining, lim)?;
+                        Ok(Step::Partial(needed))
+                    }
+                }
+            }
+            State::Skip { remaining } => {
+                if remaining == 0 {
+                    self.state = State::Records;
+                    return Ok(Step::Skipped(0));
+                }
+                if input.is_empty() {
+                    return Ok(Step::Partial(remaining.min(usize::MAX as u64) as usize));
+                }
+                let n = (remaining as usize).min(input.len());
+                self.offset += n as u64;
+                self.state = State::Skip {
+                    remaining: remaining - n as u64,
+                };
+                Ok(Step::Skipped(n))
+            }
+        }
+    }
+}
+
+enum Step<'a> {
+    Event(Event<'a>, usize),
+    Skipped(usize),
+    Partial(usize),
+}
+
+/// An incremental decoder with its own buffer: feed chunks, pull events.
+///
+/// Memory use is the largest single record or sub-record plus one chunk.
+///
+/// ```
+/// use hprof::binary::incremental::{BufferedDecoder, Event};
+/// # let mut file = Vec::new();
+/// # hprof::binary::Header { version: hprof::binary::Version::V1_0_2,
+/// #     id_size: hprof::binary::IdSize::Eight, timestamp_ms: 0 }.write(&mut file);
+/// let mut decoder = BufferedDecoder::new();
+/// let mut headers = 0;
+/// for chunk in file.chunks(7) {
+///     decoder.feed(chunk);
+///     while let Some(event) = decoder.next_event()? {
+///         if let Event::Header(_) = event {
+///             headers += 1;
+///         }
+///     }
+/// }
+/// decoder.finish()?;
+/// assert_eq!(headers, 1);
+/// # Ok::<(), hprof::binary::Error>(())
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct BufferedDecoder {
+    decoder: Decoder,
+    buf: Vec<u8>,
+    start: usize,
+}
+
+impl BufferedDecoder {
+    /// A buffered decoder expecting the file header first.
+    pub fn new() -> BufferedDecoder {
+        BufferedDecoder::default()
+    }
+
+    /// Wraps a configured [`Decoder`].
+    pub fn with_decoder(decoder: Decoder) -> BufferedDecoder {
+        BufferedDecoder {
+            decoder,
+            buf: Vec::new(),
+            start: 0,
+        }
+    }
+
+    /// Appends a chunk of input.
+    pub fn feed(&mut self, chunk: &[u8]) {
+        if self.start > 0 && self.start * 2 >= self.buf.len() {
+            self.buf.drain(..self.start);
+            self.start = 0;
+        }
+        self.buf.extend_from_slice(chunk);
+    }
+
+    /// Bytes buffered but not consumed yet.
+    pub fn buffered(&self) -> usize {
+        self.buf.len() - self.start
+    }
+
+    /// The next complete event, or `None` when more input is needed.
+    ///
+    /// # Errors
+    /// Any decoding [`Error`].
+    pub fn next_event(&mut self) -> Result<Option<Event<'_>>> {
+        let input = self.buf.get(self.start..).unwrap_or_default();
+        match self.decoder.decode(input)? {
+            Status::Complete { item, consumed } => {
+                self.start += consumed;
+                Ok(Some(item))
+            }
+            Status::Partial { consumed, .. } => {
+                self.start += consumed;
+                Ok(None)
+            }
+        }
+    }
+
+    /// Checks that the input ended cleanly after the last record.
+    ///
+    /// # Errors
+    /// [`Error::UnexpectedEof`] with the offset where the file was cut.
+    pub fn finish(&self) -> Result<()> {
+        self.decoder
+            .finish(self.buf.get(self.start..).unwrap_or_default())
+    }
+
+    /// The underlying decoder.
+    pub fn decoder(&self) -> &Decoder {
+        &self.decoder
+    }
+}

@@ -1,0 +1,486 @@
+//! An index built in one pass over a dump held in memory: the string table, classes
+//! (`LOAD_CLASS` + `CLASS_DUMP`), class layouts along the superclass chain for decoding
+//! `INSTANCE_DUMP` field values on demand, GC roots, stack frames and traces, threads, and
+//! `java.lang.String` contents (`char[]` and `byte[]` + `coder` layouts).
+//!
+//! Everything borrows from the input; nothing is decoded until asked for.
+
+use std::collections::HashMap;
+
+use serde::Serialize;
+
+use super::cursor::Cursor;
+use super::error::{Error, Result};
+use super::header::Header;
+use super::heap_dump::{ClassDump, FieldDescriptor, GcRoot, InstanceDump, SubRecord, SubRecords};
+use super::histogram::{IdMap, java_class_name};
+use super::records::{Frame, HeapDump, LoadClass, Record, Records, StartThread, Trace};
+use super::types::{BasicType, Id, IdSize, Value};
+
+/// One instance field of a class layout.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+pub struct LayoutField<'a> {
+    /// The field name (modified UTF-8), or empty when its UTF8 record is missing.
+    pub name: &'a [u8],
+    /// The field's type.
+    pub field_type: BasicType,
+    /// The class that declares it.
+    pub declaring_class_id: Id,
+    /// Byte offset of its value in the instance's field data.
+    pub offset: usize,
+}
+
+/// The full field layout of a class: its own fields first, then its superclass's, and so on
+/// (the order of `INSTANCE_DUMP` field data).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
+pub struct ClassLayout<'a> {
+    /// The class.
+    pub class_id: Id,
+    /// Every field in data order.
+    pub fields: Vec<LayoutField<'a>>,
+    /// Total bytes of field data.
+    pub size: usize,
+}
+
+impl<'a> ClassLayout<'a> {
+    /// Decodes every field value of an instance of this class.
+    ///
+    /// # Errors
+    /// [`Error::Invalid`] when the instance's data is shorter than the layout.
+    pub fn decode(
+        &self,
+        instance: &InstanceDump<'_>,
+        id_size: IdSize,
+        data_offset: u64,
+    ) -> Result<Vec<(&'a [u8], Value)>> {
+        let mut c = Cursor::new(instance.data, data_offset, id_size);
+        let mut out = Vec::with_capacity(self.fields.len());
+        for f in &self.fields {
+            let v = c
+                .value(f.field_type, "an instance field value")
+                .map_err(|_| Error::Invalid {
+                    offset: data_offset,
+                    message: format!(
+                        "instance 0x{:x} has {} field byte(s), its class layout needs {}",
+                        instance.object_id,
+                        instance.data.len(),
+                        self.size
+                    ),
+                })?;
+            out.push((f.name, v));
+        }
+        Ok(out)
+    }
+
+    /// The value of the first field named `name` (searching the class's own fields first, so
+    /// a shadowing field wins).
+    pub fn field(&self, instance: &InstanceDump<'_>, id_size: IdSize, name: &str) -> Option<Value> {
+        let f = self.fields.iter().find(|f| f.name == name.as_bytes())?;
+        let bytes = instance.data.get(f.offset..)?;
+        Cursor::new(bytes, 0, id_size).value(f.field_type, "").ok()
+    }
+}
+
+/// A stack frame with its strings resolved.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
+pub struct ResolvedFrame {
+    /// Class name in Java source form (empty when unknown).
+    pub class_name: String,
+    /// Method name.
+    pub method_name: String,
+    /// Method signature.
+    pub method_signature: String,
+    /// Source file name.
+    pub source_file: String,
+    /// Line (> 0), or 0 / negative codes as in [`Frame::line`].
+    pub line: i32,
+}
+
+impl std::fmt::Display for ResolvedFrame {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}.{}", self.class_name, self.method_name)?;
+        match self.line {
+            l if l > 0 => write!(f, " ({}:{})", self.source_file, l),
+            -2 => write!(f, " (compiled method)"),
+            -3 => write!(f, " (native method)"),
+            _ => write!(f, " ({})", self.source_file),
+        }
+    }
+}
+
+/// A thread with its stack trace (from `ROOT_THREAD_OBJECT` or `START_THREAD`, and `TRACE`).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
+pub struct ThreadStack {
+    /// Thread serial.
+    pub thread_serial: u32,
+    /// The thread object id (0 when unknown).
+    pub thread_object_id: Id,
+    /// Stack trace serial.
+    pub stack_trace_serial: u32,
+    /// Frames, innermost first.
+    pub frames: Vec<ResolvedFrame>,
+}
+
+/// A `java.lang.String` instance's id and its `coder`, `offset` and `count` fields.
+type StringFields = (Id, Option<i64>, Option<i64>, Option<i64>);
+
+/// The one-pass index of a dump held in memory.
+///
+/// ```
+/// use hprof::binary::index::Index;
+/// let data = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"),
+///     "/tests/data/binary/heapgen_jdk17.hprof"))?;
+/// let index = Index::build(&data)?;
+/// let strings = index.java_strings()?;
+/// assert!(strings.values().any(|s| s == "java.lang.Object"));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct Index<'a> {
+    header: Header,
+    strings: IdMap<&'a [u8]>,
+    load_classes: IdMap<LoadClass>,
+    class_serials: HashMap<u32, Id>,
+    class_dumps: IdMap<ClassDump<'a>>,
+    class_by_name: HashMap<String, Vec<Id>>,
+    roots: Vec<GcRoot>,
+    frames: IdMap<Frame>,
+    traces: HashMap<u32, Trace<'a>>,
+    threads: Vec<StartThread>,
+    heap_dumps: Vec<HeapDump<'a>>,
+}
+
+impl<'a> Index<'a> {
+    /// Indexes a whole file in one pass.
+    ///
+    /// # Errors
+    /// Any decoding error.
+    pub fn build(data: &'a [u8]) -> Result<Index<'a>> {
+        let (header, records) = Records::new(data)?;
+        let mut ix = Index {
+            header,
+            strings: IdMap::default(),
+            load_classes: IdMap::default(),
+            class_serials: HashMap::new(),
+            class_dumps: IdMap::default(),
+            class_by_name: HashMap::new(),
+            roots: Vec::new(),
+            frames: IdMap::default(),
+            traces: HashMap::new(),
+            threads: Vec::new(),
+            heap_dumps: Vec::new(),
+        };
+        for r in records {
+            let (_, record) = r?;
+            match record {
+                Record::Utf8(u) => {
+                    ix.strings.insert(u.id, u.bytes);
+                }
+                Record::LoadClass(l) => {
+                    ix.load_classes.insert(l.class_id, l);
+                    ix.class_serials.insert(l.class_serial, l.class_id);
+                }
+                Record::Frame(f) => {
+                    ix.frames.insert(f.frame_id, f);
+                }
+                Record::Trace(t) => {
+                    ix.traces.insert(t.stack_trace_serial, t);
+                }
+                Record::StartThread(t) => ix.threads.push(t),
+                Record::HeapDump(d) | Record::HeapDumpSegment(d) => {
+                    for s in d.sub_records() {
+                        match s? {
+                            SubRecord::ClassDump(c) => {
+                                ix.class_dumps.insert(c.class_id, c);
+                            }
+                            SubRecord::Root(root) => ix.roots.push(root),
+                            _ => {}
+                        }
+                    }
+                    ix.heap_dumps.push(d);
+                }
+                _ => {}
+            }
+        }
+        for &id in ix.load_classes.keys() {
+            if let Some(name) = ix.class_name(id) {
+                ix.class_by_name.entry(name).or_default().push(id);
+            }
+        }
+        Ok(ix)
+    }
+
+    /// The file header.
+    pub fn header(&self) -> &Header {
+        &self.header
+    }
+
+    /// The `UTF8` string with this id.
+    pub fn string(&self, id: Id) -> Option<&'a [u8]> {
+        self.strings.get(&id).copied()
+    }
+
+    /// Number of `UTF8` strings.
+    pub fn string_count(&self) -> usize {
+        self.strings.len()
+    }
+
+    /// The class name in Java source form (`java.lang.String`, `int[]`).
+    pub fn class_name(&self, class_id: Id) -> Option<String> {
+        let l = self.load_classes.get(&class_id)?;
+        let raw = self.string(l.name_id)?;
+        Some(java_class_name(&String::from_utf8_lossy(raw)))
+    }
+
+    /// The class ids with this name (Java source form); several with several loaders.
+    pub fn classes_named(&self, name: &str) -> &[Id] {
+        self.class_by_name
+            .get(name)
+            .map(Vec::as_slice)
+            .unwrap_or_default()
+    }
+
+    /// The `LOAD_CLASS` record of a class.
+    pub fn load_class(&self, class_id: Id) -> Option<&LoadClass> {
+        self.load_classes.get(&class_id)
+    }
+
+    /// The class id with this class serial.
+    pub fn class_by_serial(&self, serial: u32) -> Option<Id> {
+        self.class_serials.get(&serial).copied()
+    }
+
+    /// The `CLASS_DUMP` of a class.
+    pub fn class_dump(&self, class_id: Id) -> Option<&ClassDump<'a>> {
+        self.class_dumps.get(&class_id)
+    }
+
+    /// Every `CLASS_DUMP`.
+    pub fn class_dumps(&self) -> impl Iterator<Item = &ClassDump<'a>> {
+        self.class_dumps.values()
+    }
+
+    /// The full field layout of a class along its superclass chain.
+    ///
+    /// # Errors
+    /// [`Error::Invalid`] when a class in the chain has no `CLASS_DUMP` or the chain loops.
+    pub fn layout(&self, class_id: Id) -> Result<ClassLayout<'a>> {
+        let mut fields = Vec::new();
+        let mut offset = 0usize;
+        let mut id = class_id;
+        let mut depth = 0;
+        while id != 0 {
+            let c = self.class_dumps.get(&id).ok_or_else(|| Error::Invalid {
+                offset: 0,
+                message: format!(
+                    "no CLASS_DUMP for class 0x{id:x} (in the superclass chain of 0x{class_id:x})"
+                ),
+            })?;
+            for FieldDescriptor {
+                name_id,
+                field_type,
+            } in c.instance_fields()
+            {
+                fields.push(LayoutField {
+                    name: self.string(name_id).unwrap_or_default(),
+                    field_type,
+                    declaring_class_id: id,
+                    offset,
+                });
+                offset += field_type.size(self.header.id_size);
+            }
+            id = c.super_class_id;
+            depth += 1;
+            if depth > self.class_dumps.len() {
+                return Err(Error::Invalid {
+                    offset: 0,
+                    message: format!("the superclass chain of class 0x{class_id:x} loops"),
+                });
+            }
+        }
+        Ok(ClassLayout {
+            class_id,
+            fields,
+            size: offset,
+        })
+    }
+
+    /// Decodes every field of an instance through its class layout: `(name, value)` pairs,
+    /// own fields first.
+    ///
+    /// # Errors
+    /// As [`Index::layout`] and [`ClassLayout::decode`].
+    pub fn instance_fields(&self, instance: &InstanceDump<'_>) -> Result<Vec<(&'a [u8], Value)>> {
+        self.layout(instance.class_id)?
+            .decode(instance, self.header.id_size, 0)
+    }
+
+    /// GC roots in file order.
+    pub fn roots(&self) -> &[GcRoot] {
+        &self.roots
+    }
+
+    /// Every heap-dump record body, in file order.
+    pub fn heap_dumps(&self) -> &[HeapDump<'a>] {
+        &self.heap_dumps
+    }
+
+    /// Every sub-record of every heap dump (decoded again on each call).
+    pub fn sub_records(&self) -> impl Iterator<Item = Result<SubRecord<'a>>> + '_ {
+        self.heap_dumps
+            .iter()
+            .flat_map(|d| -> SubRecords<'a> { d.sub_records() })
+    }
+
+    /// The `FRAME` with this id, resolved.
+    pub fn frame(&self, frame_id: Id) -> Option<ResolvedFrame> {
+        let f = self.frames.get(&frame_id)?;
+        let s = |id: Id| {
+            self.string(id)
+                .map(|b| String::from_utf8_lossy(b).into_owned())
+                .unwrap_or_default()
+        };
+        Some(ResolvedFrame {
+            class_name: self
+                .class_by_serial(f.class_serial)
+                .and_then(|c| self.class_name(c))
+                .unwrap_or_default(),
+            method_name: s(f.method_name_id),
+            method_signature: s(f.method_signature_id),
+            source_file: s(f.source_file_id),
+            line: f.line,
+        })
+    }
+
+    /// The `TRACE` with this serial.
+    pub fn trace(&self, serial: u32) -> Option<&Trace<'a>> {
+        self.traces.get(&serial)
+    }
+
+    /// The frames of a trace, innermost first (frames without a `FRAME` record are left out).
+    pub fn stack_trace(&self, serial: u32) -> Option<Vec<ResolvedFrame>> {
+        let t = self.traces.get(&serial)?;
+        Some(t.frame_ids.iter().filter_map(|id| self.frame(id)).collect())
+    }
+
+    /// Every thread with its stack, from `ROOT_THREAD_OBJECT` roots (HotSpot, ART) and
+    /// `START_THREAD` records (the JVMTI agent), ordered by thread serial.
+    pub fn thread_stacks(&self) -> Vec<ThreadStack> {
+        let mut out: Vec<ThreadStack> = Vec::new();
+        let mut seen = std::collections::HashSet::new();
+        let roots = self.roots.iter().filter_map(|r| match *r {
+            GcRoot::ThreadObject {
+                object_id,
+                thread_serial,
+                stack_trace_serial,
+            } => Some((thread_serial, object_id, stack_trace_serial)),
+            _ => None,
+        });
+        let started = self
+            .threads
+            .iter()
+            .map(|t| (t.thread_serial, t.thread_object_id, t.stack_trace_serial));
+        for (thread_serial, thread_object_id, stack_trace_serial) in roots.chain(started) {
+            if seen.insert(thread_serial) {
+                out.push(ThreadStack {
+                    thread_serial,
+                    thread_object_id,
+                    stack_trace_serial,
+                    frames: self.stack_trace(stack_trace_serial).unwrap_or_default(),
+                });
+            }
+        }
+        out.sort_by_key(|t| t.thread_serial);
+        out
+    }
+
+    /// The contents of every `java.lang.String` instance, by object id.
+    ///
+    /// Handles `value` as `char[]` (JDK ≤ 8, Android; with Dalvik's `offset`/`count`) and as
+    /// `byte[]` with `coder` (JDK 9+: 0 Latin-1, 1 UTF-16 in the dumping machine's byte order,
+    /// little-endian assumed), and Android's compressed `byte[]` strings.
+    ///
+    /// # Errors
+    /// Decoding errors of the heap dumps.
+    pub fn java_strings(&self) -> Result<IdMap<String>> {
+        let id_size = self.header.id_size;
+        let string_classes = self.classes_named("java.lang.String");
+        let mut layouts = IdMap::default();
+        for &c in string_classes {
+            if let Ok(l) = self.layout(c) {
+                layouts.insert(c, l);
+            }
+        }
+        // Pass 1: String instances → (value array id, coder, offset, count).
+        let mut wanted: IdMap<Vec<StringFields>> = IdMap::default();
+        let mut order = Vec::new();
+        for s in self.sub_records() {
+            if let SubRecord::InstanceDump(i) = s? {
+                if let Some(l) = layouts.get(&i.class_id) {
+                    let int = |name: &str| -> Option<i64> {
+                        match l.field(&i, id_size, name)? {
+                            Value::Int(v) => Some(v.into()),
+                            Value::Byte(v) => Some(v.into()),
+                            _ => None,
+                        }
+                    };
+                    let value = l
+                        .field(&i, id_size, "value")
+                        .and_then(|v| v.as_object())
+                        .unwrap_or(0);
+                    wanted.entry(value).or_default().push((
+                        i.object_id,
+                        int("coder"),
+                        int("offset"),
+                        int("count"),
+                    ));
+                    order.push(i.object_id);
+                }
+            }
+        }
+        // Pass 2: the arrays they point to.
+        let mut out = IdMap::default();
+        for s in self.sub_records() {
+            if let SubRecord::PrimitiveArrayDump(a) = s? {
+                let Some(users) = wanted.get(&a.array_id) else {
+                    continue;
+                };
+                for &(string_id, coder, offset, count) in users {
+                    let units: Vec<u16> = match (a.element_type, coder) {
+                        (BasicType::Char, _) => {
+                            a.chars().map(Iterator::collect).unwrap_or_default()
+                        }
+                        (BasicType::Byte, Some(1)) => a
+                            .data
+                            .chunks_exact(2)
+                            .map(|c| {
+                                u16::from_le_bytes([
+                                    c.first().copied().unwrap_or(0),
+                                    c.last().copied().unwrap_or(0),
+                                ])
+                            })
+                            .collect(),
+                        (BasicType::Byte, _) => a.data.iter().map(|&b| u16::from(b)).collect(),
+                        _ => continue,
+                    };
+                    let units = match (offset, count) {
+                        (Some(o), Some(n)) if o >= 0 && n >= 0 => units
+                            .get(
+                                o as usize
+                                    ..(o as usize).saturating_add(n as usize).min(units.len()),
+                            )
+                            .unwrap_or_default()
+                            .to_vec(),
+                        _ => units,
+                    };
+                    out.insert(string_id, String::from_utf16_lossy(&units));
+                }
+            }
+        }
+        // Strings whose value is null or missing are empty.
+        for id in order {
+            out.entry(id).or_default();
+        }
+        Ok(out)
+    }
+}

@@ -1,0 +1,203 @@
+//! Basic types of the binary format: identifiers, their size, and the basic-type codes used by
+//! class dumps and primitive arrays (`hprof.md` §1.4).
+
+use serde::{Deserialize, Serialize};
+
+/// An object, class, string or frame identifier. Stored as `u64` whatever the file's id size.
+pub type Id = u64;
+
+/// Size in bytes of every identifier in a dump, from the file header (`u4 id_size`).
+///
+/// HotSpot writes 4 or 8, the JVMTI agent and ART always 4; other sizes are rejected.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum IdSize {
+    /// 4-byte identifiers (32-bit JVMs, compressed-oops era agents, Android).
+    Four,
+    /// 8-byte identifiers (64-bit HotSpot).
+    Eight,
+}
+
+impl IdSize {
+    /// The size in bytes (4 or 8).
+    #[inline]
+    pub const fn bytes(self) -> usize {
+        match self {
+            IdSize::Four => 4,
+            IdSize::Eight => 8,
+        }
+    }
+
+    /// The id size for a header value, or `None` when it is neither 4 nor 8.
+    pub const fn from_bytes(n: u32) -> Option<IdSize> {
+        match n {
+            4 => Some(IdSize::Four),
+            8 => Some(IdSize::Eight),
+            _ => None,
+        }
+    }
+}
+
+/// A basic-type code (`hprof.md` §1.4): field types in class dumps, element types of primitive
+/// arrays, `is_array` of allocation sites.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[repr(u8)]
+pub enum BasicType {
+    /// 2: an object reference (id-sized).
+    Object = 2,
+    /// 4: `boolean` (1 byte).
+    Boolean = 4,
+    /// 5: `char` (2 bytes, UTF-16 code unit).
+    Char = 5,
+    /// 6: `float` (4 bytes).
+    Float = 6,
+    /// 7: `double` (8 bytes).
+    Double = 7,
+    /// 8: `byte` (1 byte).
+    Byte = 8,
+    /// 9: `short` (2 bytes).
+    Short = 9,
+    /// 10: `int` (4 bytes).
+    Int = 10,
+    /// 11: `long` (8 bytes).
+    Long = 11,
+}
+
+impl BasicType {
+    /// Every basic type, in code order.
+    pub const ALL: [BasicType; 9] = [
+        BasicType::Object,
+        BasicType::Boolean,
+        BasicType::Char,
+        BasicType::Float,
+        BasicType::Double,
+        BasicType::Byte,
+        BasicType::Short,
+        BasicType::Int,
+        BasicType::Long,
+    ];
+
+    /// The type for a code, or `None` for codes 0, 1, 3 and ≥ 12.
+    #[inline]
+    pub const fn from_code(code: u8) -> Option<BasicType> {
+        Some(match code {
+            2 => BasicType::Object,
+            4 => BasicType::Boolean,
+            5 => BasicType::Char,
+            6 => BasicType::Float,
+            7 => BasicType::Double,
+            8 => BasicType::Byte,
+            9 => BasicType::Short,
+            10 => BasicType::Int,
+            11 => BasicType::Long,
+            _ => return None,
+        })
+    }
+
+    /// The code written in files.
+    #[inline]
+    pub const fn code(self) -> u8 {
+        self as u8
+    }
+
+    /// Size in bytes of one value of this type (objects take the id size).
+    #[inline]
+    pub const fn size(self, id_size: IdSize) -> usize {
+        match self {
+            BasicType::Object => id_size.bytes(),
+            BasicType::Boolean | BasicType::Byte => 1,
+            BasicType::Char | BasicType::Short => 2,
+            BasicType::Float | BasicType::Int => 4,
+            BasicType::Double | BasicType::Long => 8,
+        }
+    }
+
+    /// The Java keyword (`int`), or `Object` for references.
+    pub const fn java_name(self) -> &'static str {
+        match self {
+            BasicType::Object => "Object",
+            BasicType::Boolean => "boolean",
+            BasicType::Char => "char",
+            BasicType::Float => "float",
+            BasicType::Double => "double",
+            BasicType::Byte => "byte",
+            BasicType::Short => "short",
+            BasicType::Int => "int",
+            BasicType::Long => "long",
+        }
+    }
+}
+
+/// A typed value: a static field, a constant-pool entry or a decoded instance field.
+///
+/// Floating-point values keep their exact bits (`f32::from_bits` gives the number), so values
+/// compare and round-trip exactly, NaN payloads included.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Value {
+    /// An object reference (0 is `null`).
+    Object(Id),
+    /// A `boolean`, as the raw byte (0 false, anything else true).
+    Boolean(u8),
+    /// A `char` (UTF-16 code unit).
+    Char(u16),
+    /// A `float`, as its IEEE 754 bits.
+    Float(u32),
+    /// A `double`, as its IEEE 754 bits.
+    Double(u64),
+    /// A `byte`.
+    Byte(i8),
+    /// A `short`.
+    Short(i16),
+    /// An `int`.
+    Int(i32),
+    /// A `long`.
+    Long(i64),
+}
+
+impl Value {
+    /// The value's basic type.
+    pub const fn basic_type(&self) -> BasicType {
+        match self {
+            Value::Object(_) => BasicType::Object,
+            Value::Boolean(_) => BasicType::Boolean,
+            Value::Char(_) => BasicType::Char,
+            Value::Float(_) => BasicType::Float,
+            Value::Double(_) => BasicType::Double,
+            Value::Byte(_) => BasicType::Byte,
+            Value::Short(_) => BasicType::Short,
+            Value::Int(_) => BasicType::Int,
+            Value::Long(_) => BasicType::Long,
+        }
+    }
+
+    /// The referenced id, for object values.
+    pub const fn as_object(&self) -> Option<Id> {
+        match self {
+            Value::Object(id) => Some(*id),
+            _ => None,
+        }
+    }
+
+    /// Appends the value's big-endian bytes (objects with `id_size` bytes).
+    pub fn write(&self, id_size: IdSize, out: &mut Vec<u8>) {
+        match *self {
+            Value::Object(id) => write_id(id, id_size, out),
+            Value::Boolean(b) => out.push(b),
+            Value::Char(c) => out.extend_from_slice(&c.to_be_bytes()),
+            Value::Float(f) => out.extend_from_slice(&f.to_be_bytes()),
+            Value::Double(d) => out.extend_from_slice(&d.to_be_bytes()),
+            Value::Byte(b) => out.extend_from_slice(&b.to_be_bytes()),
+            Value::Short(s) => out.extend_from_slice(&s.to_be_bytes()),
+            Value::Int(i) => out.extend_from_slice(&i.to_be_bytes()),
+            Value::Long(l) => out.extend_from_slice(&l.to_be_bytes()),
+        }
+    }
+}
+
+/// Appends an identifier with `id_size` bytes (4-byte ids keep the low 32 bits).
+#[inline]
+pub(crate) fn write_id(id: Id, id_size: IdSize, out: &mut Vec<u8>) {
+    match id_size {
+        IdSize::Four => out.extend_from_slice(&(id as u32).to_be_bytes()),
+        IdSize::Eight => out.extend_from_slice(&id.to_be_bytes()),
+    }
+}
