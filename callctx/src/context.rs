@@ -6,7 +6,7 @@ use std::hash::{Hash, Hasher};
 use std::iter::FusedIterator;
 
 use crate::buf::ContextBuf;
-use crate::cursor::{frame_unchecked, validate};
+use crate::cursor::{after_last_separator, frame_unchecked, validate};
 use crate::error::ParseError;
 use crate::frame::Frame;
 
@@ -31,6 +31,7 @@ impl<'a> Context<'a> {
     /// assert_eq!(err.to_string(), "expected ':' at byte 5, found the end of the context");
     /// # Ok::<(), callctx::ParseError>(())
     /// ```
+    #[inline]
     pub fn parse(text: &'a str) -> Result<Self, ParseError> {
         let len = validate(text.as_bytes())?;
         Ok(Context { text, len })
@@ -56,6 +57,7 @@ impl<'a> Context<'a> {
     }
 
     /// The frames, innermost first; `.rev()` gives them outermost first.
+    #[inline]
     pub fn frames(&self) -> Frames<'a> {
         Frames {
             rest: self.text.as_bytes(),
@@ -164,23 +166,28 @@ impl Iterator for Frames<'_> {
 }
 
 impl DoubleEndedIterator for Frames<'_> {
+    #[inline]
     fn next_back(&mut self) -> Option<Frame> {
         if self.remaining == 0 {
             return None;
         }
         self.remaining -= 1;
-        match self.rest.iter().rposition(|&b| b == b'<') {
-            Some(at) => {
-                let frame = frame_unchecked(self.rest.get(at + 1..).unwrap_or_default()).0;
-                self.rest = self.rest.get(..at).unwrap_or_default();
-                Some(frame)
-            }
-            None => {
-                let frame = frame_unchecked(self.rest).0;
-                self.rest = &[];
-                Some(frame)
-            }
+        if self.remaining == 0 {
+            // The one frame left is all of `rest`.
+            let frame = frame_unchecked(self.rest).0;
+            self.rest = &[];
+            return Some(frame);
         }
+        // More than one frame is left, so `rest` ends with `<frame`.
+        let start = after_last_separator(self.rest).unwrap_or_else(|| {
+            self.rest
+                .iter()
+                .rposition(|&b| b == b'<')
+                .map_or(0, |at| at + 1)
+        });
+        let frame = frame_unchecked(self.rest.get(start..).unwrap_or_default()).0;
+        self.rest = self.rest.get(..start.saturating_sub(1)).unwrap_or_default();
+        Some(frame)
     }
 }
 
