@@ -52,10 +52,14 @@ pub enum Error {
         name: String,
     },
     /// The experiment was written by a collector older than format version 12.
-    #[error("log.xml: expected experiment version 12 or later, found `{found}`")]
+    #[error("log.xml:{line}:{column}: expected experiment version 12 or later, found `{found}`")]
     ObsoleteVersion {
         /// The version string found.
         found: String,
+        /// 1-based line of the `<experiment>` element.
+        line: u32,
+        /// 1-based column (bytes) of the `<experiment>` element.
+        column: u32,
     },
     /// A stack references a frame-info uid that does not exist, its links loop, or its infos
     /// together resolve to more words than data.frameinfo holds (infos sharing one chain).

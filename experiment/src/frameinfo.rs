@@ -201,7 +201,10 @@ impl FrameInfo {
             let ihsize = c.u32("info hsize")? as usize;
             let kind = c.u32("info kind")?;
             let iuid = c.u64("info uid")?;
-            if ihsize < 16 || pos + ihsize > b.len() {
+            // `pos + ihsize` can overflow `usize` on 32-bit targets: an overflow is as much
+            // out of the packet as any other end past it.
+            let end = pos.checked_add(ihsize).filter(|&end| end <= b.len());
+            let Some(end) = end.filter(|_| ihsize >= 16) else {
                 if ihsize != 0 {
                     self.problems.push(Error::Invalid {
                         what: "frame info hsize",
@@ -211,10 +214,10 @@ impl FrameInfo {
                     });
                 }
                 break;
-            }
-            let payload = b.get(pos + 16..pos + ihsize).unwrap_or_default();
+            };
+            let payload = b.get(pos + 16..end).unwrap_or_default();
             self.add_info(kind, iuid, payload, base + pos as u64, e)?;
-            pos += ihsize;
+            pos = end;
         }
         let idx = self.packets.len();
         self.packets.push(FramePacket {

@@ -5,6 +5,7 @@ use crate::cursor::{Endian, WordSize};
 use crate::error::{Error, Result};
 use crate::xml::{XmlEvent, XmlReader};
 use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
 
 /// A timestamp in nanoseconds as written in a log (`sec.nnnnnnnnn`): absolute `gethrtime()` for
 /// the `run` event (and Java `jthread_*`/`gc_*` events), relative to the run start elsewhere.
@@ -448,6 +449,9 @@ impl Log {
         let mut saw_experiment = false;
         // Index into `profiles` of the open <profile> (or of an implicit HWC profile).
         let mut profile: Option<usize> = None;
+        // Indices into `packets` of the descriptors without a data file yet, by profile name
+        // (the next `<profdata>` of that profile gives them its file).
+        let mut unfiled: HashMap<String, Vec<usize>> = HashMap::new();
         while let Some(ev) = reader.next_event()? {
             match ev {
                 XmlEvent::Start {
@@ -462,7 +466,12 @@ impl Log {
                             saw_experiment = true;
                             let v = attr(&attributes, "version").unwrap_or_default().to_owned();
                             if parse_u64(v.split('.').next().unwrap_or_default()) < 12 {
-                                return Err(Error::ObsoleteVersion { found: v });
+                                let (line, column) = crate::xml::line_column(data, offset);
+                                return Err(Error::ObsoleteVersion {
+                                    found: v,
+                                    line,
+                                    column,
+                                });
                             }
                             log.version = v;
                             Ctx::Experiment
@@ -536,12 +545,10 @@ impl Log {
                                 .get(idx)
                                 .map(|p| p.name.clone())
                                 .unwrap_or_default();
-                            for d in log
-                                .packets
-                                .iter_mut()
-                                .filter(|d| d.profile == pname && d.file.is_none())
-                            {
-                                d.file = Some(fname.clone());
+                            for i in unfiled.remove(&pname).unwrap_or_default() {
+                                if let Some(d) = log.packets.get_mut(i) {
+                                    d.file = Some(fname.clone());
+                                }
                             }
                             Ctx::Other
                         }
@@ -556,6 +563,12 @@ impl Log {
                                 }
                                 None => (String::new(), None),
                             };
+                            if file.is_none() {
+                                unfiled
+                                    .entry(pname.clone())
+                                    .or_default()
+                                    .push(log.packets.len());
+                            }
                             log.packets.push(PacketDescriptor {
                                 kind,
                                 uname: attr(&attributes, "uname").map(str::to_owned),
@@ -880,9 +893,56 @@ mod tests {
         assert_eq!(
             e,
             Error::ObsoleteVersion {
-                found: "11.0".into()
+                found: "11.0".into(),
+                line: 1,
+                column: 1,
             }
         );
+        let e = Log::parse(b"<?xml version=\"1.0\"?>\n  <experiment version=\"9\">").unwrap_err();
+        assert_eq!(
+            e,
+            Error::ObsoleteVersion {
+                found: "9".into(),
+                line: 2,
+                column: 3,
+            }
+        );
+        assert_eq!(
+            e.to_string(),
+            "log.xml:2:3: expected experiment version 12 or later, found `9`"
+        );
+    }
+
+    #[test]
+    fn twenty_thousand_profdata_after_twenty_thousand_packets() {
+        // Each <profdata> used to scan every descriptor (quadratic: minutes for this size).
+        let n = 20_000;
+        let mut xml = String::from("<experiment version=\"12.4\"/><profile name=\"a\">");
+        for k in 0..n {
+            xml.push_str(&format!("<profpckt kind=\"{k}\"/>"));
+        }
+        for i in 0..n {
+            xml.push_str(&format!("<profdata fname=\"d{i}\"/>"));
+        }
+        xml.push_str("<profpckt kind=\"1\"/></profile><profile name=\"b\"><profpckt kind=\"2\"/>");
+        xml.push_str("</profile><profile name=\"a\"><profdata fname=\"late\"/></profile>");
+        let log = Log::parse(xml.as_bytes()).unwrap();
+        assert_eq!(log.packets.len(), n + 2);
+        assert_eq!(log.profiles[0].data_files.len(), n);
+        // The first <profdata> of the profile names the file of the packets before it ...
+        assert!(
+            log.packets[..n]
+                .iter()
+                .all(|d| d.file.as_deref() == Some("d0"))
+        );
+        // ... a packet after it takes the profile's last file ...
+        assert_eq!(
+            log.packets[n].file.as_deref(),
+            Some(&*format!("d{}", n - 1))
+        );
+        // ... and a profile without <profdata> leaves its packets without one.
+        assert_eq!(log.packets[n + 1].profile, "b");
+        assert_eq!(log.packets[n + 1].file, None);
     }
 
     #[test]

@@ -6,6 +6,7 @@ use crate::error::Result;
 use crate::log::{Timestamp, parse_tstamp, parse_u64};
 use crate::xml::{XmlEvent, XmlReader};
 use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
 
 /// One `<event>` of map.xml.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -188,8 +189,78 @@ impl Map {
     /// at or before `ts` that contains `pc` and was not unmapped in between), or to a dynamic
     /// function.
     pub fn resolve(&self, pc: u64, ts: Timestamp) -> Option<Resolved<'_>> {
-        let mut best: Option<(Timestamp, Resolved<'_>)> = None;
+        // The mappings at or before `ts` that contain `pc`, in file order.
+        let mut found: Vec<(Timestamp, u64, Resolved<'_>)> = Vec::new();
         for e in &self.events {
+            let (t, vaddr, size, name, foff, generated) = match e {
+                MapEvent::Segment(s) => {
+                    (s.tstamp, s.vaddr, s.size, s.name.as_str(), s.foffset, false)
+                }
+                MapEvent::Function {
+                    tstamp,
+                    vaddr,
+                    size,
+                    name,
+                } => (*tstamp, *vaddr, *size, name.as_str(), 0, true),
+                MapEvent::Jcm {
+                    tstamp,
+                    vaddr,
+                    size,
+                    ..
+                } => (*tstamp, *vaddr, *size, "<JIT-compiled method>", 0, true),
+                _ => continue,
+            };
+            if t > ts || pc < vaddr || pc - vaddr >= size {
+                continue;
+            }
+            let r = Resolved {
+                name,
+                offset: (pc - vaddr).wrapping_add(foff as u64),
+                generated,
+            };
+            found.push((t, vaddr, r));
+        }
+        if found.is_empty() {
+            return None;
+        }
+        // The latest unmap at or before `ts` of each of their start addresses, in one more pass
+        // (not one pass per mapping: an address remapped many times, like reused JIT code
+        // space, would make a lookup quadratic).
+        let mut last_unmap: HashMap<u64, Option<Timestamp>> =
+            found.iter().map(|&(_, v, _)| (v, None)).collect();
+        for e in &self.events {
+            if let MapEvent::Unmap { tstamp, vaddr, .. } = e {
+                if *tstamp <= ts {
+                    if let Some(last) = last_unmap.get_mut(vaddr) {
+                        *last = (*last).max(Some(*tstamp));
+                    }
+                }
+            }
+        }
+        // The latest mapping not unmapped since (the last in file order among equal times).
+        let mut best: Option<(Timestamp, Resolved<'_>)> = None;
+        for (t, vaddr, r) in found {
+            let unmapped = last_unmap
+                .get(&vaddr)
+                .copied()
+                .flatten()
+                .is_some_and(|u| u >= t);
+            if !unmapped && best.as_ref().is_none_or(|(bt, _)| t >= *bt) {
+                best = Some((t, r));
+            }
+        }
+        best.map(|(_, r)| r)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The previous lookup (every mapping checked against every event), as a reference.
+    fn reference(map: &Map, pc: u64, ts: Timestamp) -> Option<Resolved<'_>> {
+        let mut best: Option<(Timestamp, Resolved<'_>)> = None;
+        for e in &map.events {
             let (t, vaddr, size, name, foff, generated) = match e {
                 MapEvent::Segment(s) => {
                     (s.tstamp, s.vaddr, s.size, s.name.as_str(), s.foffset, false)
@@ -214,20 +285,118 @@ impl Map {
             if best.as_ref().is_some_and(|(bt, _)| t < *bt) {
                 continue;
             }
-            let unmapped = self.events.iter().any(|u| {
-                matches!(u, MapEvent::Unmap { tstamp, vaddr: uv, .. } if *tstamp >= t && *tstamp <= ts && *uv == vaddr)
+            let unmapped = map.events.iter().any(|u| {
+                matches!(u, MapEvent::Unmap { tstamp, vaddr: uv, .. }
+                    if *tstamp >= t && *tstamp <= ts && *uv == vaddr)
             });
             if !unmapped {
+                let offset = (pc - vaddr).wrapping_add(foff as u64);
                 best = Some((
                     t,
                     Resolved {
                         name,
-                        offset: (pc - vaddr).wrapping_add(foff as u64),
+                        offset,
                         generated,
                     },
                 ));
             }
         }
         best.map(|(_, r)| r)
+    }
+
+    #[test]
+    fn lookups_match_the_reference_on_overlapping_remaps() {
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = |m: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x % m
+        };
+        for _ in 0..20 {
+            let mut map = Map::default();
+            for i in 0..150 {
+                let (tstamp, vaddr, size) = (next(50), next(16) * 16, next(6) * 16);
+                map.events.push(match next(5) {
+                    0 => MapEvent::Segment(Segment {
+                        tstamp,
+                        vaddr,
+                        size,
+                        pagesz: 4096,
+                        foffset: next(100) as i64 - 50,
+                        modes: 5,
+                        chksum: 0,
+                        name: format!("lib{i}.so"),
+                    }),
+                    1 => MapEvent::Function {
+                        tstamp,
+                        vaddr,
+                        size,
+                        name: format!("f{i}"),
+                    },
+                    2 => MapEvent::Jcm {
+                        tstamp,
+                        vaddr,
+                        size,
+                        method_id: i,
+                    },
+                    _ => MapEvent::Unmap {
+                        tstamp,
+                        vaddr,
+                        method_id: None,
+                    },
+                });
+            }
+            for pc in (0..300).step_by(3) {
+                for ts in (0..55).step_by(5) {
+                    assert_eq!(map.resolve(pc, ts), reference(&map, pc, ts), "{pc} {ts}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn ten_thousand_remaps_of_one_address() {
+        // JIT code space reused: each mapping used to scan all events for its unmaps
+        // (quadratic per lookup).
+        let n = 10_000u64;
+        let mut map = Map::default();
+        for i in 0..n {
+            map.events.push(MapEvent::Jcm {
+                tstamp: 10 * i,
+                vaddr: 0x4000,
+                size: 0x100,
+                method_id: i,
+            });
+            map.events.push(MapEvent::Unmap {
+                tstamp: 10 * i + 5,
+                vaddr: 0x4000,
+                method_id: Some(i),
+            });
+        }
+        map.events.push(MapEvent::Segment(Segment {
+            tstamp: 0,
+            vaddr: 0x1000,
+            size: 0x10000,
+            pagesz: 4096,
+            foffset: 0x20,
+            modes: 5,
+            chksum: 0,
+            name: "libjvm.so".into(),
+        }));
+        let jit = Resolved {
+            name: "<JIT-compiled method>",
+            offset: 0x10,
+            generated: true,
+        };
+        let lib = Resolved {
+            name: "libjvm.so",
+            offset: 0x3030,
+            generated: false,
+        };
+        assert_eq!(map.resolve(0x4010, 10 * (n - 1) + 4), Some(jit));
+        // Between an unmap and the next mapping the segment underneath shows through.
+        assert_eq!(map.resolve(0x4010, 10 * (n - 1) + 5), Some(lib.clone()));
+        assert_eq!(map.resolve(0x4010, 10 * (n / 2) + 7), Some(lib));
     }
 }

@@ -31,8 +31,7 @@ pub fn heap_summary(packets: &[HeapPacket]) -> HeapSummary {
     order.sort_by_key(|p| p.common.tstamp);
     let mut leaked: Vec<u64> = Vec::with_capacity(order.len());
     let mut live: HashMap<u64, usize> = HashMap::new();
-    // Mapped chunks: (start, end, allocation index).
-    let mut chunks: Vec<(u64, u64, usize)> = Vec::new();
+    let mut chunks = Chunks::new();
     let mut s = HeapSummary::default();
     for p in order {
         match p.htype {
@@ -66,7 +65,7 @@ pub fn heap_summary(packets: &[HeapPacket]) -> HeapSummary {
                 let end = p.vaddr.saturating_add(p.size);
                 // A new mapping replaces whatever was mapped there.
                 unmap(&mut chunks, &mut leaked, p.vaddr, end);
-                chunks.push((p.vaddr, end, leaked.len()));
+                map_chunk(&mut chunks, p.vaddr, end, leaked.len());
                 leaked.push(p.size);
             }
             HeapType::Munmap => {
@@ -87,25 +86,41 @@ pub fn heap_summary(packets: &[HeapPacket]) -> HeapSummary {
     s
 }
 
-fn unmap(chunks: &mut Vec<(u64, u64, usize)>, leaked: &mut [u64], start: u64, end: u64) {
-    let mut kept = Vec::with_capacity(chunks.len());
-    for &(a, b, i) in chunks.iter() {
+/// Mapped chunks by start address: `start -> (end, allocation index)`. Chunks never overlap (a
+/// new mapping first unmaps its range) and are never empty, so starts and ends both ascend.
+type Chunks = BTreeMap<u64, (u64, usize)>;
+
+/// Adds `start..end` as a chunk of allocation `i` (empty ranges are not kept: they can never
+/// overlap an unmapped range).
+fn map_chunk(chunks: &mut Chunks, start: u64, end: u64, i: usize) {
+    if start < end {
+        chunks.insert(start, (end, i));
+    }
+}
+
+/// Releases `start..end`: each overlapped chunk's allocation loses the overlapped bytes and the
+/// chunk keeps only its parts outside the range. Only the chunks overlapping the range are
+/// visited.
+fn unmap(chunks: &mut Chunks, leaked: &mut [u64], start: u64, end: u64) {
+    if start >= end {
+        return;
+    }
+    // Chunks starting before `end`, latest first, while they still reach past `start`.
+    let hit: Vec<(u64, u64, usize)> = chunks
+        .range(..end)
+        .rev()
+        .take_while(|(_, (b, _))| *b > start)
+        .map(|(&a, &(b, i))| (a, b, i))
+        .collect();
+    for (a, b, i) in hit {
+        chunks.remove(&a);
         let (lo, hi) = (a.max(start), b.min(end));
-        if lo >= hi {
-            kept.push((a, b, i));
-            continue;
-        }
         if let Some(l) = leaked.get_mut(i) {
             *l = l.saturating_sub(hi - lo);
         }
-        if a < lo {
-            kept.push((a, lo, i));
-        }
-        if hi < b {
-            kept.push((hi, b, i));
-        }
+        map_chunk(chunks, a, lo, i);
+        map_chunk(chunks, hi, b, i);
     }
-    *chunks = kept;
 }
 
 /// Synchronization totals.
@@ -252,5 +267,126 @@ impl Summary {
             })
             .collect();
         Ok(s)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::packets::Common;
+
+    fn heap(tstamp: u64, htype: HeapType, vaddr: u64, size: u64) -> HeapPacket {
+        HeapPacket {
+            common: Common {
+                tstamp,
+                ..Common::default()
+            },
+            htype,
+            size,
+            vaddr,
+            ovaddr: 0,
+        }
+    }
+
+    /// The plain list algorithm (every chunk visited on every unmap), as a reference.
+    fn reference(packets: &[HeapPacket]) -> HeapSummary {
+        let mut order: Vec<&HeapPacket> = packets.iter().collect();
+        order.sort_by_key(|p| p.common.tstamp);
+        let mut leaked: Vec<u64> = Vec::new();
+        let mut chunks: Vec<(u64, u64, usize)> = Vec::new();
+        let mut s = HeapSummary::default();
+        let unmap = |chunks: &mut Vec<(u64, u64, usize)>, leaked: &mut Vec<u64>, x: u64, y: u64| {
+            let mut kept = Vec::new();
+            for &(a, b, i) in chunks.iter() {
+                let (lo, hi) = (a.max(x), b.min(y));
+                if lo >= hi {
+                    kept.push((a, b, i));
+                    continue;
+                }
+                leaked[i] = leaked[i].saturating_sub(hi - lo);
+                if a < lo {
+                    kept.push((a, lo, i));
+                }
+                if hi < b {
+                    kept.push((hi, b, i));
+                }
+            }
+            *chunks = kept;
+        };
+        for p in order {
+            let end = p.vaddr.saturating_add(p.size);
+            match p.htype {
+                HeapType::Mmap => {
+                    s.allocations += 1;
+                    s.bytes_allocated = s.bytes_allocated.wrapping_add(p.size);
+                    unmap(&mut chunks, &mut leaked, p.vaddr, end);
+                    chunks.push((p.vaddr, end, leaked.len()));
+                    leaked.push(p.size);
+                }
+                HeapType::Munmap => unmap(&mut chunks, &mut leaked, p.vaddr, end),
+                _ => unreachable!(),
+            }
+        }
+        for l in leaked.into_iter().filter(|&l| l > 0) {
+            s.leaks += 1;
+            s.bytes_leaked += l;
+        }
+        s
+    }
+
+    #[test]
+    fn fifty_thousand_mmaps() {
+        // Every mmap used to rebuild the list of all mapped chunks (quadratic: minutes here).
+        let n = 50_000u64;
+        let at = |i: u64| 0x10_0000 + i * 0x2000;
+        let mut p: Vec<HeapPacket> = (0..n)
+            .map(|i| heap(i, HeapType::Mmap, at(i), 0x1000))
+            .collect();
+        // Unmap every even mapping, and the first half of each mapping ≡ 1 (mod 4).
+        for i in (0..n).step_by(2) {
+            p.push(heap(n + i, HeapType::Munmap, at(i), 0x1000));
+        }
+        for i in (1..n).step_by(4) {
+            p.push(heap(2 * n + i, HeapType::Munmap, at(i), 0x800));
+        }
+        // One range over the tail of mapping 3 (0xC00), the rest of 5 (0x800) and the head of
+        // 7 (0x400).
+        p.push(heap(3 * n, HeapType::Munmap, at(3) + 0x400, 0x8000));
+        // A new mapping inside what is left of mapping 9 replaces that part.
+        p.push(heap(3 * n + 1, HeapType::Mmap, at(9) + 0x900, 0x80));
+        let s = heap_summary(&p);
+        let odd = n / 2;
+        let quarter = n / 4; // mappings ≡ 1 (mod 4): half left
+        assert_eq!(s.allocations, n + 1);
+        assert_eq!(s.bytes_allocated, n * 0x1000 + 0x80);
+        // The odd mappings but 5, plus the new one.
+        assert_eq!(s.leaks, odd - 1 + 1);
+        let before = (odd - quarter) * 0x1000 + quarter * 0x800;
+        assert_eq!(s.bytes_leaked, before - 0xC00 - 0x800 - 0x400 + 0x80 - 0x80);
+    }
+
+    #[test]
+    fn overlapping_maps_and_unmaps_match_the_reference() {
+        // Pseudo-random mmaps/munmaps over a small address range, so that they overlap a lot.
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = |m: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x % m
+        };
+        for round in 0..50 {
+            let p: Vec<HeapPacket> = (0..200)
+                .map(|_| {
+                    let kind = if next(3) == 0 {
+                        HeapType::Munmap
+                    } else {
+                        HeapType::Mmap
+                    };
+                    heap(next(1000), kind, next(64) * 16, next(40) * 8)
+                })
+                .collect();
+            assert_eq!(heap_summary(&p), reference(&p), "round {round}");
+        }
     }
 }

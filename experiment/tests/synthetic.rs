@@ -321,6 +321,28 @@ fn frame_info_overruns_are_reported_not_fatal() {
     assert!(fi.stack(1).unwrap().unwrap().native.is_empty());
 }
 
+#[test]
+fn frame_info_hsize_near_u32_max_is_a_problem_at_its_offset() {
+    // `pos + hsize` would overflow a 32-bit `usize`: still a problem at the info's offset.
+    let (e, ws) = (Endian::Little, WordSize::W64);
+    let good = info(e, ws, STACK_INFO, 5, &[7], None);
+    let mut huge = info(e, ws, STACK_INFO, 9, &[1, 2], None);
+    huge[..4].copy_from_slice(&0xFFFF_FFF0u32.to_le_bytes());
+    let fi = FrameInfo::parse(&frame(e, 1, &[good.clone(), huge]), e, ws);
+    // The frame packet's header (hsize 16, packet header included), then the good info.
+    let offset = (16 + good.len()) as u64;
+    assert_eq!(
+        fi.problems(),
+        [Error::Invalid {
+            what: "frame info hsize",
+            offset,
+            expected: "16 ..= 32 (rest of the packet)".into(),
+            found: "4294967280".into(),
+        }]
+    );
+    assert_eq!(fi.stack(1).unwrap().unwrap().native, [7]);
+}
+
 /// log.xml of a SPARC (big-endian) 32-bit process with clock and a custom packet kind.
 const SPARC_LOG: &str = r#"<experiment version="12.3"><collector>12.3</collector></experiment>
 <system hostname="t5" arch="sun4v" os="SunOS 5.11" pagesz="8192"/>

@@ -935,3 +935,29 @@ fn dump_records_serialize_to_json() {
     let back: Vec<HeapDumpRecord> = serde_json::from_str(&json).unwrap();
     assert_eq!(back, recs);
 }
+
+#[test]
+fn superclass_loop_among_many_classes_gives_none_without_walking_them_all() {
+    // 50,000 unrelated classes, plus two that name each other as superclass: the loop is found
+    // at the first repeated class (it used to be walked once per known class, building a list
+    // of 2 × 50,000 × 64 field types first).
+    let mut classes = ClassLayouts::new();
+    for i in 0..50_000u64 {
+        classes.insert_instance_fields(ObjectId(0x1000 + i), vec![TypeCode::Int; 64]);
+        classes.insert_super(ObjectId(0x1000 + i), ObjectId::NULL);
+    }
+    let (a, b) = (ObjectId(1), ObjectId(2));
+    classes.insert_instance_fields(a, vec![TypeCode::Long; 64]);
+    classes.insert_instance_fields(b, vec![TypeCode::Int; 64]);
+    classes.insert_super(a, b);
+    classes.insert_super(b, a);
+    assert_eq!(classes.instance_field_types(a), None);
+    classes.insert_super(b, b);
+    assert_eq!(classes.instance_field_types(a), None);
+    // A chain that ends in NULL still concatenates own fields first.
+    classes.insert_super(b, ObjectId(0x1000));
+    let types = classes.instance_field_types(a).unwrap();
+    assert_eq!(types.len(), 3 * 64);
+    assert_eq!(types[0], TypeCode::Long);
+    assert_eq!(types[64], TypeCode::Int);
+}

@@ -22,6 +22,7 @@ use crate::cursor::{Endian, get_u16, get_u32, get_u64};
 use crate::error::{Error, Result};
 use crate::log::{FieldDescriptor, FieldType, PacketDescriptor};
 use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
 
 /// `EMPTY_PCKT`: padding up to the end of a block.
 pub const EMPTY_PCKT: u16 = 0;
@@ -362,8 +363,8 @@ pub struct Slot {
 }
 
 impl Slot {
-    fn of(d: &PacketDescriptor, name: &str) -> Option<Slot> {
-        let f = d.field(name)?;
+    /// The slot of field `f` (`None` for strings and other variable-size types).
+    fn of(f: &FieldDescriptor) -> Option<Slot> {
         let (shift, signed) = match f.field_type {
             FieldType::Int32 => (32, true),
             FieldType::Uint32 => (32, false),
@@ -450,6 +451,13 @@ pub struct Layout {
 impl Layout {
     /// The layout of `d`.
     pub fn new(d: &PacketDescriptor) -> Layout {
+        // The first field of each name, like `PacketDescriptor::field` (one pass: a descriptor
+        // with many fields must not cost a search per field).
+        let mut first: HashMap<&str, &FieldDescriptor> = HashMap::with_capacity(d.fields.len());
+        for f in &d.fields {
+            first.entry(f.name.as_str()).or_insert(f);
+        }
+        let of = |name: &str| first.get(name).and_then(|f| Slot::of(f));
         let mut extra = Vec::new();
         let mut string = None;
         for f in &d.fields {
@@ -459,25 +467,25 @@ impl Layout {
                     string = Some((f.name.clone(), f.offset as usize));
                 }
                 name => {
-                    if let Some(s) = Slot::of(d, name) {
+                    if let Some(s) = of(name) {
                         extra.push((name.to_owned(), s));
                     }
                 }
             }
         }
         Layout {
-            lwpid: Slot::of(d, "LWPID"),
-            thrid: Slot::of(d, "THRID"),
-            cpuid: Slot::of(d, "CPUID"),
-            tstamp: Slot::of(d, "TSTAMP"),
-            frinfo: Slot::of(d, "FRINFO"),
+            lwpid: of("LWPID"),
+            thrid: of("THRID"),
+            cpuid: of("CPUID"),
+            tstamp: of("TSTAMP"),
+            frinfo: of("FRINFO"),
             extra,
             string,
-            known: KNOWN.map(|n| Slot::of(d, n)),
+            known: KNOWN.map(of),
             need: d
                 .fields
                 .iter()
-                .filter_map(|f| Slot::of(d, &f.name))
+                .filter_map(|f| of(&f.name))
                 .map(Slot::end)
                 .max()
                 .unwrap_or(0),
@@ -652,6 +660,37 @@ mod tests {
         assert_eq!(v[0].as_ref().unwrap().offset, 0);
         assert!(matches!(v[1], Err(Error::Invalid { offset: 16384, .. })));
         assert!(matches!(v[2], Err(Error::Truncated { offset: 32768, .. })));
+    }
+
+    #[test]
+    fn layout_of_a_descriptor_with_20000_fields() {
+        use crate::log::Log;
+        // Each field used to search the whole descriptor (quadratic: minutes for this size).
+        let n = 20_000usize;
+        let mut xml = String::from(
+            "<experiment version=\"12.4\"/><profile name=\"x\"><profdata fname=\"d\"/>\
+             <profpckt kind=\"77\"><field name=\"TSTAMP\" offset=\"8\" type=\"UINT64\"/>",
+        );
+        for i in 0..n {
+            xml.push_str(&format!(
+                "<field name=\"F{i}\" offset=\"{}\" type=\"UINT32\"/>",
+                16 + 4 * i
+            ));
+        }
+        // A repeated name: the first field of that name wins, as in `PacketDescriptor::field`.
+        xml.push_str("<field name=\"F0\" offset=\"999999\" type=\"UINT64\"/>");
+        xml.push_str("<field name=\"NAME\" offset=\"4\" type=\"STRING\"/></profpckt></profile>");
+        let log = Log::parse(xml.as_bytes()).unwrap();
+        let layout = Layout::new(&log.packets[0]);
+        assert_eq!(layout.extra.len(), n + 1);
+        assert_eq!(layout.extra[n].0, "F0");
+        assert_eq!(layout.extra[n].1, layout.extra[0].1);
+        assert_eq!(layout.extra[0].1.offset, 16);
+        assert_eq!(layout.extra[n - 1].1.offset, 16 + 4 * (n - 1));
+        assert_eq!(layout.tstamp.map(|s| s.offset), Some(8));
+        assert_eq!(layout.lwpid, None);
+        assert_eq!(layout.string, Some(("NAME".to_owned(), 4)));
+        assert_eq!(layout.need, 16 + 4 * n);
     }
 
     #[test]

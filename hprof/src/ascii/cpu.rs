@@ -5,6 +5,7 @@
 use super::cursor::Cursor;
 use super::error::Error;
 use super::percent::Percent;
+use super::ranked;
 use serde::{Deserialize, Serialize};
 use std::fmt::Write;
 
@@ -100,17 +101,8 @@ pub struct CpuRow<S> {
 impl<'a> CpuRow<&'a str> {
     /// Parses a row.
     pub(crate) fn parse(c: &mut Cursor<'a>) -> Result<Self, Error> {
-        c.skip_spaces();
-        let rank = c.u32()?;
-        c.skip_spaces();
-        let self_percent = Percent { text: c.percent()? };
-        c.skip_spaces();
-        let accum_percent = Percent { text: c.percent()? };
-        c.skip_spaces();
-        let count = c.u64()?;
-        c.skip_spaces();
-        let trace = c.u32()?;
-        c.expect(" ")?;
+        let (rank, self_percent, accum_percent) = ranked::parse_rank_shares(c)?;
+        let (count, trace) = ranked::parse_count_trace(c)?;
         let rest = c.take_rest();
         let method = if rest == "<empty trace>" {
             None
@@ -131,16 +123,12 @@ impl<'a> CpuRow<&'a str> {
 impl<S: AsRef<str>> CpuRow<S> {
     /// Writes the row (without line ending) as `%4u %5.2f%% %5.2f%% %7u %5u %s`.
     pub fn write_to(&self, out: &mut String) {
-        let _ = write!(out, "{:>4} ", self.rank);
-        self.self_percent.write_to(out);
-        out.push(' ');
-        self.accum_percent.write_to(out);
-        let _ = write!(
+        ranked::write_rank_shares(out, self.rank, 4, &self.self_percent, &self.accum_percent);
+        ranked::write_count_trace(
             out,
-            " {:>7} {:>5} {}",
             self.count,
             self.trace,
-            self.method.as_ref().map_or("<empty trace>", AsRef::as_ref)
+            self.method.as_ref().map_or("<empty trace>", AsRef::as_ref),
         );
     }
 

@@ -320,6 +320,16 @@ impl<'a> Cursor<'a> {
         }
     }
 
+    /// Takes the text up to the last `sep` of the line and skips the `sep`, for a field whose
+    /// text may itself contain `sep`; `None` (and nothing read) if the line has no `sep`.
+    #[inline]
+    pub(crate) fn until_last(&mut self, sep: &str) -> Option<&'a str> {
+        let rest = self.rest();
+        let i = rest.rfind(sep)?;
+        self.advance(i + sep.len());
+        rest.get(..i)
+    }
+
     /// Takes the text up to the next space or tab (or the end of the line).
     #[inline]
     pub(crate) fn word(&mut self) -> &'a str {

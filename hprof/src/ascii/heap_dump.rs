@@ -145,13 +145,8 @@ impl<'a> Root<&'a str> {
                 }
             }
             "JNI local ref" => {
-                c.expect(", thread=")?;
-                let thread = c.u32()?;
-                c.expect(", frame=")?;
-                RootKind::JniLocal {
-                    thread,
-                    frame: c.i64()?,
-                }
+                let (thread, frame) = thread_and_frame(c)?;
+                RootKind::JniLocal { thread, frame }
             }
             "system class" => {
                 c.expect(", name=")?;
@@ -166,23 +161,16 @@ impl<'a> Root<&'a str> {
                 });
             }
             "busy monitor" => RootKind::BusyMonitor,
-            "thread block" => {
-                c.expect(", thread=")?;
-                RootKind::ThreadBlock { thread: c.u32()? }
-            }
+            "thread block" => RootKind::ThreadBlock {
+                thread: thread_field(c)?,
+            },
             "Java stack" => {
-                c.expect(", thread=")?;
-                let thread = c.u32()?;
-                c.expect(", frame=")?;
-                RootKind::JavaStack {
-                    thread,
-                    frame: c.i64()?,
-                }
+                let (thread, frame) = thread_and_frame(c)?;
+                RootKind::JavaStack { thread, frame }
             }
-            "native stack" => {
-                c.expect(", thread=")?;
-                RootKind::NativeStack { thread: c.u32()? }
-            }
+            "native stack" => RootKind::NativeStack {
+                thread: thread_field(c)?,
+            },
             _ => {
                 return Err(Error::Syntax {
                     position: kind_at,
@@ -195,6 +183,19 @@ impl<'a> Root<&'a str> {
         c.finish()?;
         Ok(Root { id, kind })
     }
+}
+
+/// Reads the `, thread=%u` field of a root kind.
+fn thread_field(c: &mut Cursor<'_>) -> Result<u32, Error> {
+    c.expect(", thread=")?;
+    c.u32()
+}
+
+/// Reads the `, thread=%u, frame=%d` fields of a stack root kind.
+fn thread_and_frame(c: &mut Cursor<'_>) -> Result<(u32, i64), Error> {
+    let thread = thread_field(c)?;
+    c.expect(", frame=")?;
+    Ok((thread, c.i64()?))
 }
 
 impl<S: AsRef<str>> Root<S> {
@@ -279,12 +280,9 @@ impl<'a> ClassDump<&'a str> {
     pub(crate) fn parse(c: &mut Cursor<'a>) -> Result<Self, Error> {
         let id = c.hex()?;
         c.expect(" (name=")?;
-        let rest = c.rest();
-        let Some(i) = rest.rfind(", trace=") else {
+        let Some(name) = c.until_last(", trace=") else {
             return Err(c.error("`<name>, trace=<serial>)`"));
         };
-        let name = rest.get(..i).unwrap_or_default();
-        c.advance(i + ", trace=".len());
         let trace = c.u32()?;
         c.expect(")")?;
         c.finish()?;
@@ -369,11 +367,17 @@ impl<'a> ClassRef<&'a str> {
             ));
         };
         c.expect("\t")?;
-        c.skip_tabs();
-        let value = c.hex()?;
-        c.finish()?;
+        let value = ref_value(c)?;
         Ok(ClassRef { kind, value })
     }
+}
+
+/// Reads the tab padding and the hexadecimal object id that end a reference line.
+fn ref_value(c: &mut Cursor<'_>) -> Result<u64, Error> {
+    c.skip_tabs();
+    let value = c.hex()?;
+    c.finish()?;
+    Ok(value)
 }
 
 impl<S: AsRef<str>> ClassRef<S> {
@@ -427,11 +431,7 @@ pub struct InstanceDump<S> {
 impl<'a> InstanceDump<&'a str> {
     /// Parses the line after `OBJ `.
     pub(crate) fn parse(c: &mut Cursor<'a>) -> Result<Self, Error> {
-        let id = c.hex()?;
-        c.expect(" (sz=")?;
-        let size = c.u64()?;
-        c.expect(", trace=")?;
-        let trace = c.u32()?;
+        let (id, size, trace) = id_size_trace(c)?;
         c.expect(", class=")?;
         let before = c.clone();
         let (class_name, class_id) = name_at_id(c)?;
@@ -446,6 +446,15 @@ impl<'a> InstanceDump<&'a str> {
             class_id,
         })
     }
+}
+
+/// Reads the `%x (sz=%u, trace=%u` that starts the OBJ and ARR lines.
+fn id_size_trace(c: &mut Cursor<'_>) -> Result<(u64, u64, u32), Error> {
+    let id = c.hex()?;
+    c.expect(" (sz=")?;
+    let size = c.u64()?;
+    c.expect(", trace=")?;
+    Ok((id, size, c.u32()?))
 }
 
 /// Reads `name@hexid)` or `name)` to the end of the line.
@@ -511,9 +520,7 @@ impl<'a> FieldRef<&'a str> {
     /// Parses a field line after its leading tab.
     pub(crate) fn parse(c: &mut Cursor<'a>) -> Result<Self, Error> {
         let name = c.until(b'\t', "a tab after the field name")?;
-        c.skip_tabs();
-        let value = c.hex()?;
-        c.finish()?;
+        let value = ref_value(c)?;
         Ok(FieldRef { name, value })
     }
 }
@@ -557,11 +564,7 @@ pub struct ArrayDump<S> {
 impl<'a> ArrayDump<&'a str> {
     /// Parses the line after `ARR `.
     pub(crate) fn parse(c: &mut Cursor<'a>) -> Result<Self, Error> {
-        let id = c.hex()?;
-        c.expect(" (sz=")?;
-        let size = c.u64()?;
-        c.expect(", trace=")?;
-        let trace = c.u32()?;
+        let (id, size, trace) = id_size_trace(c)?;
         c.expect(", nelems=")?;
         let length = c.u64()?;
         c.expect(", elem type=")?;
@@ -623,9 +626,7 @@ impl ArrayElement {
         c.expect("[")?;
         let index = c.u64()?;
         c.expect("]\t")?;
-        c.skip_tabs();
-        let value = c.hex()?;
-        c.finish()?;
+        let value = ref_value(c)?;
         Ok(ArrayElement { index, value })
     }
 

@@ -69,6 +69,7 @@
 //! | `write` | [`Report::to_text`], [`write_entry`] |
 //! | `folded` | [`Report::folded`] |
 //! | `cursor` | the one line/field cursor every parser reads with |
+//! | `ranked` | the `rank self accum` (and `count trace`) columns that SITES, CPU and MONITOR TIME rows share |
 //!
 //! Every line type is generic over its text type: `&str` when borrowed from the input
 //! (entries), `String` in the owned [`Report`] (`into_owned` converts).
@@ -118,6 +119,7 @@ mod header;
 mod heap_dump;
 mod monitor;
 mod percent;
+mod ranked;
 mod reader;
 mod report;
 mod sites;

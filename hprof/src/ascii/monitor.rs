@@ -6,6 +6,7 @@
 use super::cursor::Cursor;
 use super::error::Error;
 use super::percent::Percent;
+use super::ranked;
 use serde::{Deserialize, Serialize};
 use std::fmt::Write;
 
@@ -359,17 +360,8 @@ pub struct MonitorTimeRow<S> {
 impl<'a> MonitorTimeRow<&'a str> {
     /// Parses a row.
     pub(crate) fn parse(c: &mut Cursor<'a>) -> Result<Self, Error> {
-        c.skip_spaces();
-        let rank = c.u32()?;
-        c.skip_spaces();
-        let self_percent = Percent { text: c.percent()? };
-        c.skip_spaces();
-        let accum_percent = Percent { text: c.percent()? };
-        c.skip_spaces();
-        let count = c.u64()?;
-        c.skip_spaces();
-        let trace = c.u32()?;
-        c.expect(" ")?;
+        let (rank, self_percent, accum_percent) = ranked::parse_rank_shares(c)?;
+        let (count, trace) = ranked::parse_count_trace(c)?;
         Ok(MonitorTimeRow {
             rank,
             self_percent,
@@ -390,17 +382,8 @@ impl<S: AsRef<str>> MonitorTimeRow<S> {
 
     /// Writes the row (without line ending) as `%4u %5.2f%% %5.2f%% %7u %5u %s`.
     pub fn write_to(&self, out: &mut String) {
-        let _ = write!(out, "{:>4} ", self.rank);
-        self.self_percent.write_to(out);
-        out.push(' ');
-        self.accum_percent.write_to(out);
-        let _ = write!(
-            out,
-            " {:>7} {:>5} {}",
-            self.count,
-            self.trace,
-            self.monitor.as_ref()
-        );
+        ranked::write_rank_shares(out, self.rank, 4, &self.self_percent, &self.accum_percent);
+        ranked::write_count_trace(out, self.count, self.trace, self.monitor.as_ref());
     }
 
     /// A copy that owns its text.
@@ -464,16 +447,17 @@ fn thread_item(c: &mut Cursor<'_>) -> Result<Option<u32>, Error> {
     Ok(t)
 }
 
+/// Reads the `%d, thread %d` that ends the SLEEP, WAIT and WAITED lines.
+fn value_then_thread(c: &mut Cursor<'_>) -> Result<(i64, Option<u32>), Error> {
+    let value = c.i64()?;
+    c.expect(", ")?;
+    Ok((value, thread_item(c)?))
+}
+
 /// Splits `MONITOR <name>, <key>=` off the front of the line.
 fn monitor_then<'a>(c: &mut Cursor<'a>, key: &'static str) -> Result<&'a str, Error> {
     c.expect("MONITOR ")?;
-    let rest = c.rest();
-    let Some(i) = rest.rfind(key) else {
-        return Err(c.error(key));
-    };
-    let name = rest.get(..i).unwrap_or_default();
-    c.advance(i + key.len());
-    Ok(name)
+    c.until_last(key).ok_or_else(|| c.error(key))
 }
 
 impl<'a> MonitorEvent<&'a str> {
@@ -482,41 +466,32 @@ impl<'a> MonitorEvent<&'a str> {
         match prefix {
             "SLEEP: " => {
                 c.expect("timeout=")?;
-                let timeout = c.i64()?;
-                c.expect(", ")?;
-                Ok(MonitorEvent::Sleep {
-                    timeout,
-                    thread: thread_item(c)?,
-                })
+                let (timeout, thread) = value_then_thread(c)?;
+                Ok(MonitorEvent::Sleep { timeout, thread })
             }
             "WAIT: " => {
                 let monitor = monitor_then(c, ", timeout=")?;
-                let timeout = c.i64()?;
-                c.expect(", ")?;
+                let (timeout, thread) = value_then_thread(c)?;
                 Ok(MonitorEvent::Wait {
                     monitor,
                     timeout,
-                    thread: thread_item(c)?,
+                    thread,
                 })
             }
             "WAITED: " => {
                 let monitor = monitor_then(c, ", time_waited=")?;
-                let time_waited = c.i64()?;
-                c.expect(", ")?;
+                let (time_waited, thread) = value_then_thread(c)?;
                 Ok(MonitorEvent::Waited {
                     monitor,
                     time_waited,
-                    thread: thread_item(c)?,
+                    thread,
                 })
             }
             _ => {
                 c.expect("MONITOR ")?;
-                let rest = c.rest();
-                let Some(i) = rest.rfind(", ") else {
+                let Some(monitor) = c.until_last(", ") else {
                     return Err(c.error("`MONITOR <name>, thread <n>`"));
                 };
-                let monitor = rest.get(..i).unwrap_or_default();
-                c.advance(i + 2);
                 Ok(MonitorEvent::Exit {
                     monitor,
                     thread: thread_item(c)?,

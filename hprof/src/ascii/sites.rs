@@ -4,6 +4,7 @@
 use super::cursor::Cursor;
 use super::error::Error;
 use super::percent::Percent;
+use super::ranked;
 use serde::{Deserialize, Serialize};
 use std::fmt::Write;
 
@@ -81,12 +82,7 @@ pub struct Site<S> {
 impl<'a> Site<&'a str> {
     /// Parses a row.
     pub(crate) fn parse(c: &mut Cursor<'a>) -> Result<Self, Error> {
-        c.skip_spaces();
-        let rank = c.u32()?;
-        c.skip_spaces();
-        let self_percent = Percent { text: c.percent()? };
-        c.skip_spaces();
-        let accum_percent = Percent { text: c.percent()? };
+        let (rank, self_percent, accum_percent) = ranked::parse_rank_shares(c)?;
         c.skip_spaces();
         let live_bytes = c.u64()?;
         c.skip_spaces();
@@ -95,9 +91,7 @@ impl<'a> Site<&'a str> {
         let alloc_bytes = c.u64()?;
         c.skip_spaces();
         let alloc_objects = c.u64()?;
-        c.skip_spaces();
-        let trace = c.u32()?;
-        c.expect(" ")?;
+        let trace = ranked::parse_trace(c)?;
         Ok(Site {
             rank,
             self_percent,
@@ -115,10 +109,7 @@ impl<'a> Site<&'a str> {
 impl<S: AsRef<str>> Site<S> {
     /// Writes the row (without line ending) as `%5u %5.2f%% %5.2f%% %9u %4u %9u %5u %5u %s`.
     pub fn write_to(&self, out: &mut String) {
-        let _ = write!(out, "{:>5} ", self.rank);
-        self.self_percent.write_to(out);
-        out.push(' ');
-        self.accum_percent.write_to(out);
+        ranked::write_rank_shares(out, self.rank, 5, &self.self_percent, &self.accum_percent);
         let _ = write!(
             out,
             " {:>9} {:>4} {:>9} {:>5} {:>5} {}",

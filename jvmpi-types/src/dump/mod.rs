@@ -6,7 +6,7 @@ pub mod heap;
 pub mod monitor;
 pub mod object;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use serde::{Deserialize, Serialize};
 
@@ -222,17 +222,23 @@ impl ClassLayouts {
     /// the chain has no known fields or superclass (or the chain loops).
     #[must_use]
     pub fn instance_field_types(&self, class: ObjectId) -> Option<Vec<TypeCode>> {
-        let mut out = Vec::new();
+        // Walk the chain once (each class at most once: a loop gives `None` as soon as a
+        // class repeats), then build the list only for a chain that ends in NULL.
+        let mut chain: Vec<&[TypeCode]> = Vec::new();
+        let mut seen = HashSet::new();
         let mut current = class;
-        for _ in 0..=self.supers.len() {
-            out.extend_from_slice(self.instances.get(&current)?);
+        loop {
+            if !seen.insert(current) {
+                return None;
+            }
+            chain.push(self.instances.get(&current)?);
             let next = *self.supers.get(&current)?;
             if next.is_null() {
-                return Some(out);
+                break;
             }
             current = next;
         }
-        None
+        Some(chain.concat())
     }
 
     /// Number of classes known.
