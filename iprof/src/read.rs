@@ -213,6 +213,39 @@ impl<'a> Cursor<'a> {
         Ok(true)
     }
 
+    /// An array of elements read by `element`: `[`, then elements separated by `,`, then `]`.
+    /// `begin` and `separator` say what was expected when the `[` or a `,` is missing.
+    fn array<T>(
+        &mut self,
+        begin: &'static str,
+        separator: &'static str,
+        mut element: impl FnMut(&mut Self) -> Result<T, Error>,
+    ) -> Result<Vec<T>, Error> {
+        self.begin_array(begin)?;
+        let mut out = Vec::new();
+        let mut first = true;
+        while self.next_element(&mut first, separator)? {
+            out.push(element(self)?);
+        }
+        Ok(out)
+    }
+
+    /// The value of a required member, or the error that `object` (which starts at byte
+    /// `start`) lacks `key`.
+    fn required<T>(
+        &self,
+        slot: Option<T>,
+        key: &'static str,
+        object: &'static str,
+        start: usize,
+    ) -> Result<T, Error> {
+        slot.ok_or_else(|| Error::MissingKey {
+            key,
+            object,
+            at: self.position(start),
+        })
+    }
+
     /// A string at the cursor (which is at its `"`), borrowed unless it has escapes.
     fn string(&mut self) -> Result<Cow<'a, str>, Error> {
         self.ws();
@@ -532,13 +565,10 @@ impl<'a> Cursor<'a> {
 
     /// An array of integers.
     fn integers(&mut self, expected: &'static str) -> Result<Vec<i64>, Error> {
-        self.begin_array(expected)?;
-        let mut out = Vec::with_capacity(4);
-        let mut first = true;
-        while self.next_element(&mut first, "',' or ']' in an integer array")? {
-            out.push(self.integer("an integer")?);
-        }
-        Ok(out)
+        // `Vec::new` grows to 4 on the first push: the usual record is 1–3 integers.
+        self.array(expected, "',' or ']' in an integer array", |cur| {
+            cur.integer("an integer")
+        })
     }
 
     /// A context string: modern `m:bci<m:bci` or legacy `m:bci,m:bci`.
@@ -680,93 +710,88 @@ fn root<'a>(cur: &mut Cursor<'a>) -> Result<Profile<'a>, Error> {
             TopLevelKey::Unknown(_) => {}
         }
     }
-    let missing = |key| Error::MissingKey {
-        key,
-        object: "the profile object",
-        at: cur.position(start),
-    };
-    profile.version = version.ok_or_else(|| missing("version"))?;
-    profile.types = types.ok_or_else(|| missing("types"))?;
-    profile.methods = methods.ok_or_else(|| missing("methods"))?;
+    let object = "the profile object";
+    profile.version = cur.required(version, "version", object, start)?;
+    profile.types = cur.required(types, "types", object, start)?;
+    profile.methods = cur.required(methods, "methods", object, start)?;
     Ok(profile)
 }
 
 /// `types`: `[{"id": …, "name": …}, …]` (legacy `typeName`).
 fn type_list<'a>(cur: &mut Cursor<'a>, layout: &mut Layout) -> Result<Vec<Type<'a>>, Error> {
-    cur.begin_array("'[' starting the types array")?;
-    let mut out = Vec::new();
-    let mut first = true;
-    while cur.next_element(&mut first, "',' or ']' in the types array")? {
+    let types = "'[' starting the types array";
+    cur.array(types, "',' or ']' in the types array", |cur| {
         let start = cur.begin_object("'{' starting a type")?;
-        let (mut id, mut name) = (None, None);
+        let mut id_name = IdName::default();
         let mut first_key = true;
         while let Some((key, at)) = cur.next_key(&mut first_key)? {
-            match &*key {
-                "id" => set(&mut id, cur.integer("an integer type id")?, &key, at, cur)?,
-                "name" => set(&mut name, cur.string()?, &key, at, cur)?,
-                "typeName" => {
-                    *layout = Layout::Legacy;
-                    set(&mut name, cur.string()?, &key, at, cur)?;
-                }
-                _ => {
-                    cur.value(2)?;
-                }
+            let id_expected = "an integer type id";
+            if !id_name.member(cur, &key, at, id_expected, "typeName", layout)? {
+                cur.value(2)?;
             }
         }
-        let missing = |key| Error::MissingKey {
-            key,
-            object: "a type",
-            at: cur.position(start),
-        };
-        out.push(Type {
-            id: id.ok_or_else(|| missing("id"))?,
-            name: name.ok_or_else(|| missing("name"))?,
-        });
+        Ok(Type {
+            id: cur.required(id_name.id, "id", "a type", start)?,
+            name: cur.required(id_name.name, "name", "a type", start)?,
+        })
+    })
+}
+
+/// The `id` and `name` members of a type or method, as far as read.
+#[derive(Default)]
+struct IdName<'a> {
+    id: Option<i64>,
+    name: Option<Cow<'a, str>>,
+}
+
+impl<'a> IdName<'a> {
+    /// Reads the member `key` (at byte `at`) if it is `id`, `name` or `legacy_name`;
+    /// `id_expected` is what the id should be. False for any other key (its value not read).
+    fn member(
+        &mut self,
+        cur: &mut Cursor<'a>,
+        key: &str,
+        at: usize,
+        id_expected: &'static str,
+        legacy_name: &str,
+        layout: &mut Layout,
+    ) -> Result<bool, Error> {
+        if key == "id" {
+            set(&mut self.id, cur.integer(id_expected)?, key, at, cur)?;
+        } else if key == "name" {
+            set(&mut self.name, cur.string()?, key, at, cur)?;
+        } else if key == legacy_name {
+            *layout = Layout::Legacy;
+            set(&mut self.name, cur.string()?, key, at, cur)?;
+        } else {
+            return Ok(false);
+        }
+        Ok(true)
     }
-    Ok(out)
 }
 
 /// `methods`: `[{"id": …, "name": …, "signature": […]}, …]` (legacy `methodName`).
 fn method_list<'a>(cur: &mut Cursor<'a>, layout: &mut Layout) -> Result<Vec<Method<'a>>, Error> {
-    cur.begin_array("'[' starting the methods array")?;
-    let mut out = Vec::new();
-    let mut first = true;
-    while cur.next_element(&mut first, "',' or ']' in the methods array")? {
+    let methods = "'[' starting the methods array";
+    cur.array(methods, "',' or ']' in the methods array", |cur| {
         let start = cur.begin_object("'{' starting a method")?;
-        let (mut id, mut name, mut signature) = (None, None, None);
+        let (mut id_name, mut signature) = (IdName::default(), None);
         let mut first_key = true;
         while let Some((key, at)) = cur.next_key(&mut first_key)? {
-            match &*key {
-                "id" => set(&mut id, cur.integer("an integer method id")?, &key, at, cur)?,
-                "name" => set(&mut name, cur.string()?, &key, at, cur)?,
-                "methodName" => {
-                    *layout = Layout::Legacy;
-                    set(&mut name, cur.string()?, &key, at, cur)?;
-                }
-                "signature" => set(
-                    &mut signature,
-                    cur.integers("'[' starting the signature")?,
-                    &key,
-                    at,
-                    cur,
-                )?,
-                _ => {
-                    cur.value(2)?;
-                }
+            let id_expected = "an integer method id";
+            if *key == *"signature" {
+                let value = cur.integers("'[' starting the signature")?;
+                set(&mut signature, value, &key, at, cur)?;
+            } else if !id_name.member(cur, &key, at, id_expected, "methodName", layout)? {
+                cur.value(2)?;
             }
         }
-        let missing = |key| Error::MissingKey {
-            key,
-            object: "a method",
-            at: cur.position(start),
-        };
-        out.push(Method {
-            id: id.ok_or_else(|| missing("id"))?,
-            name: name.ok_or_else(|| missing("name"))?,
-            signature: signature.ok_or_else(|| missing("signature"))?,
-        });
-    }
-    Ok(out)
+        Ok(Method {
+            id: cur.required(id_name.id, "id", "a method", start)?,
+            name: cur.required(id_name.name, "name", "a method", start)?,
+            signature: cur.required(signature, "signature", "a method", start)?,
+        })
+    })
 }
 
 /// A section array: `[{"ctx": …, "records": […]}, …]` (legacy `methodBciList`).
@@ -774,13 +799,11 @@ pub(crate) fn entries<'a>(
     cur: &mut Cursor<'a>,
     legacy: bool,
 ) -> Result<Vec<ProfileEntry<'a>>, Error> {
-    cur.begin_array("'[' starting a profile array")?;
-    let mut out = Vec::new();
-    let mut first = true;
-    while cur.next_element(&mut first, "',' or ']' in a profile array")? {
-        out.push(entry(cur, legacy)?);
-    }
-    Ok(out)
+    cur.array(
+        "'[' starting a profile array",
+        "',' or ']' in a profile array",
+        |cur| entry(cur, legacy),
+    )
 }
 
 /// One `{"ctx": …, "records": […]}` object.
@@ -793,25 +816,14 @@ fn entry<'a>(cur: &mut Cursor<'a>, legacy: bool) -> Result<ProfileEntry<'a>, Err
         if *key == *ctx_key {
             set(&mut ctx, cur.ctx(legacy)?, &key, at, cur)?;
         } else if *key == *"records" {
-            set(
-                &mut records,
-                cur.integers("'[' starting the records")?,
-                &key,
-                at,
-                cur,
-            )?;
+            records_member(cur, &mut records, &key, at)?;
         } else {
             cur.value(2)?;
         }
     }
-    let missing = |key| Error::MissingKey {
-        key,
-        object: "a profile entry",
-        at: cur.position(start),
-    };
     Ok(ProfileEntry {
-        ctx: ctx.ok_or_else(|| missing(ctx_key))?,
-        records: records.ok_or_else(|| missing("records"))?,
+        ctx: cur.required(ctx, ctx_key, "a profile entry", start)?,
+        records: cur.required(records, "records", "a profile entry", start)?,
     })
 }
 
@@ -822,22 +834,23 @@ pub(crate) fn records_object(cur: &mut Cursor<'_>) -> Result<Vec<i64>, Error> {
     let mut first = true;
     while let Some((key, at)) = cur.next_key(&mut first)? {
         if *key == *"records" {
-            set(
-                &mut records,
-                cur.integers("'[' starting the records")?,
-                &key,
-                at,
-                cur,
-            )?;
+            records_member(cur, &mut records, &key, at)?;
         } else {
             cur.value(2)?;
         }
     }
-    records.ok_or_else(|| Error::MissingKey {
-        key: "records",
-        object: "monitorsProfile",
-        at: cur.position(start),
-    })
+    cur.required(records, "records", "monitorsProfile", start)
+}
+
+/// The value of a `records` member (an integer array) into `slot`.
+fn records_member(
+    cur: &mut Cursor<'_>,
+    slot: &mut Option<Vec<i64>>,
+    key: &str,
+    at: usize,
+) -> Result<(), Error> {
+    let records = cur.integers("'[' starting the records")?;
+    set(slot, records, key, at, cur)
 }
 
 /// Stores a member's value, rejecting a second occurrence of the key.

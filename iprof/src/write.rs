@@ -46,24 +46,12 @@ impl Profile<'_> {
             match *key {
                 TopLevelKey::Version => w.string(&self.version),
                 TopLevelKey::Types => w.array(&self.types, |w, t| {
-                    w.out.push('{');
-                    w.space();
-                    w.key("id");
-                    w.integer(t.id);
-                    w.comma();
-                    w.key(if w.legacy { "typeName" } else { "name" });
-                    w.string(&t.name);
+                    w.id_and_name(t.id, "typeName", &t.name);
                     w.space();
                     w.out.push('}');
                 }),
                 TopLevelKey::Methods => w.array(&self.methods, |w, m| {
-                    w.out.push('{');
-                    w.space();
-                    w.key("id");
-                    w.integer(m.id);
-                    w.comma();
-                    w.key(if w.legacy { "methodName" } else { "name" });
-                    w.string(&m.name);
+                    w.id_and_name(m.id, "methodName", &m.name);
                     w.comma();
                     w.key("signature");
                     w.integers(&m.signature);
@@ -172,6 +160,18 @@ impl Writer<'_> {
         self.string(key);
         self.out.push(':');
         self.space();
+    }
+
+    /// `{"id": <id>, "name": <name>` of a type or method, its name under `legacy_name` in the
+    /// legacy layout.
+    fn id_and_name(&mut self, id: i64, legacy_name: &str, name: &str) {
+        self.out.push('{');
+        self.space();
+        self.key("id");
+        self.integer(id);
+        self.comma();
+        self.key(if self.legacy { legacy_name } else { "name" });
+        self.string(name);
     }
 
     fn array<T>(&mut self, items: &[T], mut each: impl FnMut(&mut Self, &T)) {

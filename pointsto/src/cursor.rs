@@ -225,6 +225,18 @@ pub(crate) fn write_marker(out: &mut String, charset: Charset, last: bool) {
     });
 }
 
+/// Where the first line of `rest` ends: the length of its text (without the line break),
+/// where the next line starts, and the line break (`None` for a last line without one).
+fn split_line(rest: &[u8]) -> (usize, usize, Option<LineEnding>) {
+    match memchr::memchr(b'\n', rest) {
+        Some(end) if end > 0 && rest.get(end - 1) == Some(&b'\r') => {
+            (end - 1, end + 1, Some(LineEnding::CrLf))
+        }
+        Some(end) => (end, end + 1, Some(LineEnding::Lf)),
+        None => (rest.len(), rest.len(), None),
+    }
+}
+
 /// One line of a report.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Line<'a> {
@@ -275,17 +287,10 @@ impl<'a> Iterator for Lines<'a> {
             return None;
         }
         self.number += 1;
-        let (text, ending) = match self.rest.find('\n') {
-            Some(end) => {
-                let line = self.rest.get(..end).unwrap_or_default();
-                self.rest = self.rest.get(end + 1..).unwrap_or_default();
-                match line.strip_suffix('\r') {
-                    Some(line) => (line, Some(LineEnding::CrLf)),
-                    None => (line, Some(LineEnding::Lf)),
-                }
-            }
-            None => (std::mem::take(&mut self.rest), None),
-        };
+        let (len, next, ending) = split_line(self.rest.as_bytes());
+        // `len` and `next` sit next to `\r`/`\n` or at the end: character boundaries.
+        let text = self.rest.get(..len).unwrap_or_default();
+        self.rest = self.rest.get(next..).unwrap_or_default();
         Some(Line {
             number: self.number,
             text,
@@ -343,22 +348,51 @@ impl<'a> Iterator for ByteLines<'a> {
             return None;
         }
         self.number += 1;
-        let (bytes, ending) = match memchr::memchr(b'\n', self.rest) {
-            Some(end) => {
-                let line = self.rest.get(..end).unwrap_or_default();
-                self.rest = self.rest.get(end + 1..).unwrap_or_default();
-                match line.strip_suffix(b"\r") {
-                    Some(line) => (line, Some(LineEnding::CrLf)),
-                    None => (line, Some(LineEnding::Lf)),
-                }
-            }
-            None => (std::mem::take(&mut self.rest), None),
-        };
+        let (len, next, ending) = split_line(self.rest);
+        let bytes = self.rest.get(..len).unwrap_or_default();
+        self.rest = self.rest.get(next..).unwrap_or_default();
         Some(ByteLine {
             number: self.number,
             bytes,
             ending,
         })
+    }
+}
+
+/// The cursor behind the public line readers: [`ByteLines`] parsed one line at a time, that
+/// stops for good after the first error.
+#[derive(Debug, Clone)]
+pub(crate) struct ParsedLines<'a> {
+    lines: ByteLines<'a>,
+    failed: bool,
+}
+
+impl<'a> ParsedLines<'a> {
+    /// A cursor at the first line of `bytes`.
+    pub(crate) fn new(bytes: &'a [u8]) -> Self {
+        Self {
+            lines: ByteLines::new(bytes),
+            failed: false,
+        }
+    }
+
+    /// The number of the line returned last (0 before the first).
+    pub(crate) fn line_number(&self) -> u64 {
+        self.lines.line_number()
+    }
+
+    /// The next line's number and `parse(number, bytes)`; `None` at the end or after an error.
+    pub(crate) fn next_with<T>(
+        &mut self,
+        parse: impl FnOnce(u64, &'a [u8]) -> Result<T>,
+    ) -> Option<Result<(u64, T)>> {
+        if self.failed {
+            return None;
+        }
+        let line = self.lines.next()?;
+        let parsed = parse(line.number, line.bytes).map(|l| (line.number, l));
+        self.failed = parsed.is_err();
+        Some(parsed)
     }
 }
 

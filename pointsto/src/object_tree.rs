@@ -9,7 +9,7 @@ use std::collections::HashMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::cursor::{self, ByteLines, Indent, Marker, StyleTracker, TextStyle};
+use crate::cursor::{self, ByteLines, Indent, Marker, ParsedLines, StyleTracker, TextStyle};
 use crate::error::{Error, Result, quote};
 
 /// The report's first line.
@@ -311,6 +311,35 @@ fn parse_line_bytes(number: u64, text: &[u8]) -> Result<ObjectTreeLine<'_>> {
     }))
 }
 
+/// Splits `<N> toString=<S>` (what follows `id=` or `id-ref=`) into the id and the rest;
+/// `shape` and `id_expected` say what was expected when it does not fit.
+fn id_to_string<'a>(
+    number: u64,
+    text: &[u8],
+    after: &'a str,
+    shape: &'static str,
+    id_expected: &'static str,
+) -> Result<(u64, &'a str)> {
+    let Some((id_text, rest)) = after.split_once(" toString=") else {
+        return Err(syntax(number, text, after, shape));
+    };
+    let Some(id) = cursor::parse_u64(id_text) else {
+        return Err(syntax(number, text, id_text, id_expected));
+    };
+    Ok((id, rest))
+}
+
+/// [`id_to_string`] after `id-ref=`.
+fn id_ref_to_string<'a>(number: u64, text: &[u8], after: &'a str) -> Result<(u64, &'a str)> {
+    id_to_string(
+        number,
+        text,
+        after,
+        "`id-ref=<N> toString=<S>`",
+        "a decimal id after `id-ref=`",
+    )
+}
+
 fn parse_root<'a>(number: u64, text: &[u8], root: &'a str) -> Result<ObjectEntry<&'a str>> {
     let id_ref = root.find(" id-ref=");
     let to_string = root.find(" toString=");
@@ -318,17 +347,7 @@ fn parse_root<'a>(number: u64, text: &[u8], root: &'a str) -> Result<ObjectEntry
         (Some(at), ts) if ts.is_none_or(|ts| at < ts) => {
             let source = root.get(..at).unwrap_or_default();
             let after = root.get(at + 8..).unwrap_or_default();
-            let Some((id_text, to_string)) = after.split_once(" toString=") else {
-                return Err(syntax(number, text, after, "`id-ref=<N> toString=<S>`"));
-            };
-            let Some(id) = cursor::parse_u64(id_text) else {
-                return Err(syntax(
-                    number,
-                    text,
-                    id_text,
-                    "a decimal id after `id-ref=`",
-                ));
-            };
+            let (id, to_string) = id_ref_to_string(number, text, after)?;
             Ok(ObjectEntry::RootIdRef {
                 source,
                 id,
@@ -422,12 +441,13 @@ fn parse_child<'a>(number: u64, text: &[u8], rest: &'a str) -> Result<ObjectEntr
     }
     let type_name = first;
     if let Some(after) = tail.strip_prefix("id=") {
-        let Some((id_text, rest)) = after.split_once(" toString=") else {
-            return Err(syntax(number, text, after, "`id=<N> toString=<S> …`"));
-        };
-        let Some(id) = cursor::parse_u64(id_text) else {
-            return Err(syntax(number, text, id_text, "a decimal id after `id=`"));
-        };
+        let (id, rest) = id_to_string(
+            number,
+            text,
+            after,
+            "`id=<N> toString=<S> …`",
+            "a decimal id after `id=`",
+        )?;
         for (contents, suffix) in Contents::ALL {
             if let Some(to_string) = rest.strip_suffix(suffix) {
                 return Ok(ObjectEntry::Value {
@@ -447,17 +467,7 @@ fn parse_child<'a>(number: u64, text: &[u8], rest: &'a str) -> Result<ObjectEntr
         ));
     }
     if let Some(after) = tail.strip_prefix("id-ref=") {
-        let Some((id_text, to_string)) = after.split_once(" toString=") else {
-            return Err(syntax(number, text, after, "`id-ref=<N> toString=<S>`"));
-        };
-        let Some(id) = cursor::parse_u64(id_text) else {
-            return Err(syntax(
-                number,
-                text,
-                id_text,
-                "a decimal id after `id-ref=`",
-            ));
-        };
+        let (id, to_string) = id_ref_to_string(number, text, after)?;
         return Ok(ObjectEntry::ValueRef {
             index,
             type_name,
@@ -590,8 +600,7 @@ pub fn write_line(out: &mut String, line: &ObjectTreeLine<'_>) {
 /// A lazy, fallible iterator over the lines of an object tree report (or a fragment of one).
 #[derive(Debug, Clone)]
 pub struct Reader<'a> {
-    lines: ByteLines<'a>,
-    failed: bool,
+    lines: ParsedLines<'a>,
 }
 
 impl<'a> Reader<'a> {
@@ -599,16 +608,14 @@ impl<'a> Reader<'a> {
     #[must_use]
     pub fn new(text: &'a str) -> Self {
         Self {
-            lines: ByteLines::new(text.as_bytes()),
-            failed: false,
+            lines: ParsedLines::new(text.as_bytes()),
         }
     }
 
     /// A reader over report bytes; each line is checked to be UTF-8 when read.
     pub fn from_bytes(bytes: &'a [u8]) -> Result<Self> {
         Ok(Self {
-            lines: ByteLines::new(bytes),
-            failed: false,
+            lines: ParsedLines::new(bytes),
         })
     }
 }
@@ -618,13 +625,7 @@ impl<'a> Iterator for Reader<'a> {
     type Item = Result<(u64, ObjectTreeLine<'a>)>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        if self.failed {
-            return None;
-        }
-        let line = self.lines.next()?;
-        let parsed = parse_line_bytes(line.number, line.bytes).map(|l| (line.number, l));
-        self.failed = parsed.is_err();
-        Some(parsed)
+        self.lines.next_with(parse_line_bytes)
     }
 }
 

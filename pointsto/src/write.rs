@@ -118,7 +118,7 @@ pub fn call_tree_txt(graph: &CallGraph) -> Result<String> {
                 };
                 let bci = invoke.bci.clone().unwrap_or(BciList::single(0));
                 match item {
-                    Item::Direct(_, n) => {
+                    Item::Direct(_, n) | Item::Dispatched(_, n) => {
                         let Some(callee) = graph.callee(invoke, n) else {
                             continue;
                         };
@@ -130,35 +130,25 @@ pub fn call_tree_txt(graph: &CallGraph) -> Result<String> {
                             IdTag::IdRef(callee.method)
                         };
                         let method = signature(callee.method)?;
-                        let kind = NodeKind::DirectCall {
-                            method,
-                            target,
-                            bci,
+                        let (kind, trailing_space) = match item {
+                            Item::Direct(..) => (
+                                NodeKind::DirectCall {
+                                    method,
+                                    target,
+                                    bci,
+                                },
+                                layout.trailing_spaces.direct,
+                            ),
+                            _ if invoke.kind == InvokeKind::Interface => (
+                                NodeKind::ImplementedBy { method, target },
+                                layout.trailing_spaces.override_line,
+                            ),
+                            _ => (
+                                NodeKind::OverriddenBy { method, target },
+                                layout.trailing_spaces.override_line,
+                            ),
                         };
-                        txt::write_node_body(&mut out, &kind, layout.trailing_spaces.direct);
-                        if here {
-                            expanded.insert(callee.method);
-                            expand = Some(callee.method);
-                        }
-                    }
-                    Item::Dispatched(_, n) => {
-                        let Some(callee) = graph.callee(invoke, n) else {
-                            continue;
-                        };
-                        let here = expands_here(index, n, callee.expanded_here)
-                            && !expanded.contains(&callee.method);
-                        let target = if here {
-                            IdTag::Id(callee.method)
-                        } else {
-                            IdTag::IdRef(callee.method)
-                        };
-                        let method = signature(callee.method)?;
-                        let kind = if invoke.kind == InvokeKind::Interface {
-                            NodeKind::ImplementedBy { method, target }
-                        } else {
-                            NodeKind::OverriddenBy { method, target }
-                        };
-                        txt::write_node_body(&mut out, &kind, layout.trailing_spaces.override_line);
+                        txt::write_node_body(&mut out, &kind, trailing_space);
                         if here {
                             expanded.insert(callee.method);
                             expand = Some(callee.method);

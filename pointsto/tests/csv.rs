@@ -21,6 +21,11 @@ use pointsto::diff::CallTreeDiff;
 use pointsto::signature::MethodSignature;
 use proptest::prelude::*;
 
+/// Reads the CSV report made of `files`.
+fn parse_files(files: &HashMap<CsvFile, String>) -> Result<CallGraph, Error> {
+    CallGraph::parse_csv(|f| files.get(&f).map(String::as_bytes))
+}
+
 /// `Id,Name,Type,Parameters,Return,Display` columns of a method string.
 fn columns(signature: &str) -> [String; 5] {
     let m = MethodSignature::parse(signature).unwrap();
@@ -243,7 +248,7 @@ proptest! {
         let txt = txt_graph(seed, crlf);
         let version = [Legacy::V21_3, Legacy::V22_1, Legacy::V22_3][v];
         let files = legacy(&txt, version, if crlf { "\r\n" } else { "\n" });
-        let csv = CallGraph::parse_csv(|f| files.get(&f).map(std::string::String::as_bytes)).unwrap();
+        let csv = parse_files(&files).unwrap();
         let diff = CallTreeDiff::ignoring_loaders(&txt, &csv);
         prop_assert!(diff.methods_only_in_a.is_empty() && diff.methods_only_in_b.is_empty(), "{:?}", diff);
         prop_assert!(diff.entry_points_only_in_a.is_empty() && diff.entry_points_only_in_b.is_empty());
@@ -277,7 +282,7 @@ fn header_quirk_and_errors() {
             "StartId,EndId,BytecodeIndexes\n1,2,3->4\n".to_string(),
         ),
     ]);
-    let graph = CallGraph::parse_csv(|f| files.get(&f).map(std::string::String::as_bytes)).unwrap();
+    let graph = parse_files(&files).unwrap();
     let run = graph.method(2).unwrap();
     assert_eq!(run.signature, "a.I.run(int):void");
     assert_eq!(run.csv.as_ref().unwrap().flags.as_deref(), Some("pa"));
@@ -297,15 +302,13 @@ fn header_quirk_and_errors() {
         CsvFile::VirtualEdges,
         "StartId,EndId,BytecodeIndexes\n1,9,3\n".into(),
     );
-    let err =
-        CallGraph::parse_csv(|f| files.get(&f).map(std::string::String::as_bytes)).unwrap_err();
+    let err = parse_files(&files).unwrap_err();
     assert_eq!(err, Error::UnresolvedId { line: 2, id: 9 });
     files.insert(
         CsvFile::VirtualEdges,
         "StartId,EndId,BytecodeIndexes\n1,2,x\n".into(),
     );
-    let err =
-        CallGraph::parse_csv(|f| files.get(&f).map(std::string::String::as_bytes)).unwrap_err();
+    let err = parse_files(&files).unwrap_err();
     assert!(
         matches!(
             err,
@@ -319,8 +322,7 @@ fn header_quirk_and_errors() {
         "{err}"
     );
     files.insert(CsvFile::EntryPoints, "Ids\n".into());
-    let err =
-        CallGraph::parse_csv(|f| files.get(&f).map(std::string::String::as_bytes)).unwrap_err();
+    let err = parse_files(&files).unwrap_err();
     assert!(
         matches!(
             err,
@@ -333,8 +335,7 @@ fn header_quirk_and_errors() {
         "{err}"
     );
     files.remove(&CsvFile::EntryPoints);
-    let err =
-        CallGraph::parse_csv(|f| files.get(&f).map(std::string::String::as_bytes)).unwrap_err();
+    let err = parse_files(&files).unwrap_err();
     assert_eq!(
         err,
         Error::MissingCsvFile {
@@ -408,7 +409,7 @@ fn generated_fixtures() {
         }
         let joined: Vec<&str> = legacy_order.iter().map(|f| files[f].as_str()).collect();
         generate::fixture(&format!("generated/fuzz_{dir}.bin"), &joined.join("\0"));
-        let graph = CallGraph::parse_csv(|f| files.get(&f).map(String::as_bytes)).unwrap();
+        let graph = parse_files(&files).unwrap();
         assert!(
             CallTreeDiff::ignoring_loaders(&txt, &graph)
                 .methods_only_in_a

@@ -188,6 +188,7 @@ impl<'a> Table<'a> {
 const METHODS_CURRENT: &str = "Id,Name,Type,Parameters,Return,Display,Flags,IsEntryPoint";
 const METHODS_FLAGS: &str = "Id,Name,Type,Parameters,Return,Display,Flags";
 const METHODS_OLD: &str = "Id,Name,Type,Parameters,Return,Display";
+const EDGES: &str = "StartId,EndId,BytecodeIndexes";
 
 /// Builds `Type.Name(p1, p2):Return` from CSV columns (`empty` = no parameters).
 fn signature(fields: &[&str]) -> String {
@@ -259,6 +260,49 @@ fn require(known: &IdSet, line: u64, id: u64) -> Result<()> {
     } else {
         Err(Error::UnresolvedId { line, id })
     }
+}
+
+/// The rows of a legacy edge file (`StartId,EndId,BytecodeIndexes`) as invokes of `kind`:
+/// a direct edge calls `EndId`; a virtual edge declares the virtual-method node `EndId`,
+/// whose implementations come from the override edges. Edges out of the VM node are skipped.
+fn edge_rows(
+    graph: &mut CallGraph,
+    table: &mut Table<'_>,
+    known: &IdSet,
+    vm_ids: &HashSet<u64>,
+    kind: InvokeKind,
+) -> Result<()> {
+    let mut fields = Vec::new();
+    while let Some(line) = table.row(&mut fields)? {
+        let caller = table.id(line, &fields, 0)?;
+        let end = table.id(line, &fields, 1)?;
+        let bci = table.bci(line, &fields, 2)?;
+        if vm_ids.contains(&caller) {
+            continue;
+        }
+        require(known, line, caller)?;
+        require(known, line, end)?;
+        let callees = if kind == InvokeKind::Direct {
+            Callees::one(Callee {
+                method: end,
+                expanded_here: false,
+            })
+        } else {
+            Callees::new()
+        };
+        push_invoke(
+            graph,
+            Invoke {
+                id: None,
+                caller,
+                bci: Some(bci),
+                kind,
+                target: DeclaredTarget::Method(end),
+                callees,
+            },
+        );
+    }
+    Ok(())
 }
 
 fn push_invoke(graph: &mut CallGraph, invoke: Invoke) -> usize {
@@ -396,24 +440,18 @@ impl CallGraph {
         let (mut table, which) =
             Table::open(CsvFile::Methods, methods, &[METHODS_FLAGS, METHODS_OLD])?;
         method_rows(&mut graph, &mut table, which == 0, false, false)?;
-        let file = |open: &mut dyn FnMut(CsvFile) -> Option<&'a [u8]>, f: CsvFile| {
-            open(f).ok_or(Error::MissingCsvFile { file: f.stem() })
+        // The files every legacy report has.
+        let mut open_table = |file: CsvFile, headers: &[&'static str]| {
+            let bytes = open(file).ok_or(Error::MissingCsvFile { file: file.stem() })?;
+            Table::open(file, bytes, headers)
         };
-        let virtual_methods = file(&mut open, CsvFile::VirtualMethods)?;
-        let (mut table, which) = Table::open(
-            CsvFile::VirtualMethods,
-            virtual_methods,
-            &[METHODS_FLAGS, METHODS_OLD],
-        )?;
+        let (mut table, which) =
+            open_table(CsvFile::VirtualMethods, &[METHODS_FLAGS, METHODS_OLD])?;
         // 22.1–22.2: the header lacks `Flags` but the rows have it.
         table.extra_allowed = which == 1;
         method_rows(&mut graph, &mut table, which == 0, false, true)?;
         let known = known_ids(&graph);
-        let (mut table, _) = Table::open(
-            CsvFile::EntryPoints,
-            file(&mut open, CsvFile::EntryPoints)?,
-            &["Id"],
-        )?;
+        let (mut table, _) = open_table(CsvFile::EntryPoints, &["Id"])?;
         while let Some(line) = table.row(&mut fields)? {
             let id = table.id(line, &fields, 0)?;
             require(&known, line, id)?;
@@ -423,40 +461,9 @@ impl CallGraph {
                 trailing_space: false,
             });
         }
-        let (mut table, _) = Table::open(
-            CsvFile::DirectEdges,
-            file(&mut open, CsvFile::DirectEdges)?,
-            &["StartId,EndId,BytecodeIndexes"],
-        )?;
-        while let Some(line) = table.row(&mut fields)? {
-            let caller = table.id(line, &fields, 0)?;
-            let callee = table.id(line, &fields, 1)?;
-            let bci = table.bci(line, &fields, 2)?;
-            if vm_ids.contains(&caller) {
-                continue;
-            }
-            require(&known, line, caller)?;
-            require(&known, line, callee)?;
-            push_invoke(
-                &mut graph,
-                Invoke {
-                    id: None,
-                    caller,
-                    bci: Some(bci),
-                    kind: InvokeKind::Direct,
-                    target: DeclaredTarget::Method(callee),
-                    callees: Callees::one(Callee {
-                        method: callee,
-                        expanded_here: false,
-                    }),
-                },
-            );
-        }
-        let (mut table, _) = Table::open(
-            CsvFile::OverrideByEdges,
-            file(&mut open, CsvFile::OverrideByEdges)?,
-            &["StartId,EndId"],
-        )?;
+        let (mut table, _) = open_table(CsvFile::DirectEdges, &[EDGES])?;
+        edge_rows(&mut graph, &mut table, &known, &vm_ids, InvokeKind::Direct)?;
+        let (mut table, _) = open_table(CsvFile::OverrideByEdges, &["StartId,EndId"])?;
         while let Some(line) = table.row(&mut fields)? {
             let node = table.id(line, &fields, 0)?;
             let implementation = table.id(line, &fields, 1)?;
@@ -468,32 +475,8 @@ impl CallGraph {
                 .or_default()
                 .push(implementation);
         }
-        let (mut table, _) = Table::open(
-            CsvFile::VirtualEdges,
-            file(&mut open, CsvFile::VirtualEdges)?,
-            &["StartId,EndId,BytecodeIndexes"],
-        )?;
-        while let Some(line) = table.row(&mut fields)? {
-            let caller = table.id(line, &fields, 0)?;
-            let node = table.id(line, &fields, 1)?;
-            let bci = table.bci(line, &fields, 2)?;
-            if vm_ids.contains(&caller) {
-                continue;
-            }
-            require(&known, line, caller)?;
-            require(&known, line, node)?;
-            push_invoke(
-                &mut graph,
-                Invoke {
-                    id: None,
-                    caller,
-                    bci: Some(bci),
-                    kind: InvokeKind::Virtual,
-                    target: DeclaredTarget::Method(node),
-                    callees: Callees::new(),
-                },
-            );
-        }
+        let (mut table, _) = open_table(CsvFile::VirtualEdges, &[EDGES])?;
+        edge_rows(&mut graph, &mut table, &known, &vm_ids, InvokeKind::Virtual)?;
         Ok(finish(graph))
     }
 

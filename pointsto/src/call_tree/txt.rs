@@ -8,7 +8,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::cursor::{self, ByteLines, Indent, Marker};
+use crate::cursor::{self, Indent, Marker, ParsedLines};
 use crate::error::{Error, Result, quote};
 
 /// The report's first line.
@@ -406,8 +406,7 @@ fn split_id_tag<'a>(number: u64, text: &[u8], body: &'a str) -> Result<(&'a str,
 /// ```
 #[derive(Debug, Clone)]
 pub struct Reader<'a> {
-    lines: ByteLines<'a>,
-    failed: bool,
+    lines: ParsedLines<'a>,
 }
 
 impl<'a> Reader<'a> {
@@ -415,16 +414,14 @@ impl<'a> Reader<'a> {
     #[must_use]
     pub fn new(text: &'a str) -> Self {
         Self {
-            lines: ByteLines::new(text.as_bytes()),
-            failed: false,
+            lines: ParsedLines::new(text.as_bytes()),
         }
     }
 
     /// A reader over report bytes; each line is checked to be UTF-8 when read.
     pub fn from_bytes(bytes: &'a [u8]) -> Result<Self> {
         Ok(Self {
-            lines: ByteLines::new(bytes),
-            failed: false,
+            lines: ParsedLines::new(bytes),
         })
     }
 
@@ -449,13 +446,7 @@ impl<'a> Iterator for Reader<'a> {
     type Item = Result<(u64, CallTreeLine<'a>)>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        if self.failed {
-            return None;
-        }
-        let line = self.lines.next()?;
-        let parsed = parse_line_bytes(line.number, line.bytes).map(|l| (line.number, l));
-        self.failed = parsed.is_err();
-        Some(parsed)
+        self.lines.next_with(parse_line_bytes)
     }
 }
 

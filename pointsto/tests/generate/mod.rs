@@ -371,21 +371,26 @@ pub fn call_tree_shaped(
     (out, counts)
 }
 
+/// The tree prefix of a line: one unit per ancestor, then the marker.
+fn push_prefix(out: &mut String, path: &[bool], last: bool, mangled: bool) {
+    for &ancestor_last in path {
+        out.push_str(match (ancestor_last, mangled) {
+            (true, _) => "    ",
+            (false, false) => "│   ",
+            (false, true) => "?   ",
+        });
+    }
+    out.push_str(match (last, mangled) {
+        (_, true) => "??? ",
+        (false, false) => "├── ",
+        (true, false) => "└── ",
+    });
+}
+
 fn print(out: &mut String, lines: &[Line], path: &mut Vec<bool>, mangled: bool, eol: &str) {
     for (i, line) in lines.iter().enumerate() {
         let last = i + 1 == lines.len();
-        for &ancestor_last in path.iter() {
-            out.push_str(match (ancestor_last, mangled) {
-                (true, _) => "    ",
-                (false, false) => "│   ",
-                (false, true) => "?   ",
-            });
-        }
-        out.push_str(match (last, mangled) {
-            (_, true) => "??? ",
-            (false, false) => "├── ",
-            (true, false) => "└── ",
-        });
+        push_prefix(out, path, last, mangled);
         out.push_str(&line.text);
         out.push_str(eol);
         path.push(last);
@@ -648,18 +653,7 @@ fn print_objects(
     let elements = lines.first().is_some_and(|l| l.text.starts_with('['));
     for (i, line) in lines.iter().enumerate() {
         let last = i + 1 == lines.len() && !(quirk && elements);
-        for &ancestor_last in path.iter() {
-            out.push_str(match (ancestor_last, mangled) {
-                (true, _) => "    ",
-                (false, false) => "│   ",
-                (false, true) => "?   ",
-            });
-        }
-        out.push_str(match (last, mangled) {
-            (_, true) => "??? ",
-            (false, false) => "├── ",
-            (true, false) => "└── ",
-        });
+        push_prefix(out, path, last, mangled);
         out.push_str(&line.text);
         out.push_str(eol);
         path.push(last);
