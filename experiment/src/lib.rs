@@ -49,6 +49,8 @@
 //! Nothing in the crate panics on input: every reader returns [`Result`], iterators over
 //! records are lazy and fallible, and no allocation is sized by an unchecked length.
 
+#![forbid(unsafe_code)]
+
 pub mod archives;
 pub mod cursor;
 pub mod descendants;

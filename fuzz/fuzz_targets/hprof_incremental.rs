@@ -1,7 +1,59 @@
+//! `hprof` incremental decoding: feeding the input in chunks (sizes taken from the input)
+//! gives exactly the events, and the same success or failure, as feeding it at once.
 #![no_main]
+
+use hprof::binary::incremental::{BufferedDecoder, Decoder, Event};
 use libfuzzer_sys::fuzz_target;
 
-// Not written yet: the crate's issue fills this in.
-fuzz_target!(|data: &[u8]| {
-    let _ = data;
+fn at_once(data: &[u8]) -> (Vec<String>, bool) {
+    let mut d = Decoder::new();
+    let mut events = Vec::new();
+    let ok = match d.decode_all(data, |e: Event<'_>| events.push(format!("{e:?}"))) {
+        Ok((consumed, _)) => d.finish(&data[consumed..]).is_ok(),
+        Err(_) => false,
+    };
+    (events, ok)
+}
+
+fn chunked(data: &[u8], sizes: &[u8]) -> (Vec<String>, bool) {
+    let mut d = BufferedDecoder::new();
+    let mut events = Vec::new();
+    let mut pos = 0;
+    let mut i = 0;
+    while pos < data.len() {
+        let n = (usize::from(sizes[i % sizes.len()]) + 1).min(data.len() - pos);
+        i += 1;
+        d.feed(&data[pos..pos + n]);
+        pos += n;
+        loop {
+            match d.next_event() {
+                Ok(Some(e)) => events.push(format!("{e:?}")),
+                Ok(None) => break,
+                Err(_) => return (events, false),
+            }
+        }
+    }
+    let ok = d.finish().is_ok();
+    (events, ok)
+}
+
+fuzz_target!(|input: &[u8]| {
+    let Some((&n, rest)) = input.split_first() else {
+        return;
+    };
+    let n = usize::from(n % 16) + 1;
+    if rest.len() < n {
+        return;
+    }
+    let (sizes, data) = rest.split_at(n);
+    let (a, a_ok) = at_once(data);
+    let (b, b_ok) = chunked(data, sizes);
+    assert_eq!(a_ok, b_ok);
+    if a_ok {
+        assert_eq!(a, b);
+    } else {
+        // On failure, the chunked run saw a prefix of the events.
+        let k = a.len().min(b.len());
+        assert_eq!(a[..k], b[..k]);
+    }
 });

@@ -44,6 +44,8 @@
 //! operations [`validate`], [`names`], [`write`](mod@write), [`merge`](mod@merge),
 //! [`folded`].
 
+#![forbid(unsafe_code)]
+
 pub mod error;
 pub mod folded;
 pub mod gzip;

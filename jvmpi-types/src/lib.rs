@@ -58,6 +58,8 @@
 //! borrowing each record's bytes from the buffer. Encoders mirror the decoders
 //! (`decode(encode(x)) == x`, and decoded buffers re-encode byte for byte).
 
+#![forbid(unsafe_code)]
+
 pub mod constants;
 pub mod cursor;
 pub mod dump;

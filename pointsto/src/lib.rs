@@ -43,6 +43,8 @@
 //! [`file_name`], [`write`](mod@write), [`diff`]; [`cursor`] holds the line cursor they all
 //! read through.
 
+#![forbid(unsafe_code)]
+
 pub mod call_tree;
 pub mod cursor;
 pub mod diff;
