@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # hprof peers: generates large JDK 17 heap dumps with HeapGen in a scratch folder (never
-# committed), then prints our class-histogram figures beside jvm-hprof (in-process, paired
-# runs, same bytes) and hprof-slurp (whole process, if installed), as ratios.
+# committed), then prints our class-histogram figures beside jvm-hprof on 1 and 2 threads
+# (rayon `par_bridge`) and a minimal header-walking scan (in-process, alternated rounds over
+# the same bytes in memory), and the streaming example and hprof-slurp (whole process:
+# wall, CPU, peak RSS), as ratios against the targets of issue 4.
 #
 #   benches/hprof-peers.sh                     # medium (~250 MB) and large (~1.25 GB) dumps
 #   HPROF_SIZES="small:9" benches/hprof-peers.sh
@@ -14,7 +16,7 @@ cd "$(dirname "$0")/.."
 root=$(pwd)
 scratch=${HPROF_SCRATCH:-/tmp/hprof-peers}
 sizes=${HPROF_SIZES:-"medium:134 large:680"}
-runs=${RUNS:-5}
+runs=${RUNS:-9}
 heapgen_src=${HEAPGEN:-$root/../shared/tools/heapgen/HeapGen.java}
 
 mkdir -p "$scratch/heapgen"
@@ -82,4 +84,5 @@ for s in $sizes; do
         echo "(hprof-slurp not installed: cargo install hprof-slurp)"
     fi
     awk -v a="$h1w" -v b="$cw" 'BEGIN {printf "ours 1 thread / cat: %.2fx wall\n", a/b}'
+    awk -v r="$h1r" -v r2="$h2r" 'BEGIN {printf "(c) streaming peak RSS: %.1f MB (1 thread), %.1f MB (2 threads) (target <= 64 MB): %s\n", r*1024/1e6, r2*1024/1e6, (r*1024 <= 64e6 && r2*1024 <= 64e6) ? "met" : "MISSED"}'
 done

@@ -52,7 +52,10 @@ pub type IdMap<V> = HashMap<Id, V, BuildHasherDefault<IdHasher>>;
 /// input buffer of an incremental decoder).
 #[derive(Debug, Clone, Default)]
 pub struct ClassNames {
-    strings: IdMap<Box<[u8]>>,
+    /// Every string's bytes, one after another (one allocation for all, not one each).
+    bytes: Vec<u8>,
+    /// String id → `(start, end)` of its bytes in `bytes`.
+    strings: IdMap<(usize, usize)>,
     class_name_ids: IdMap<Id>,
 }
 
@@ -64,7 +67,17 @@ impl ClassNames {
 
     /// Records a `UTF8` string.
     pub fn add_string(&mut self, id: Id, bytes: &[u8]) {
-        self.strings.insert(id, bytes.into());
+        let start = self.bytes.len();
+        self.bytes.extend_from_slice(bytes);
+        self.strings.insert(id, (start, self.bytes.len()));
+    }
+
+    /// Records every string and class of `other` (its entries win over equal ids here).
+    fn extend(&mut self, other: &ClassNames) {
+        for (&id, &(start, end)) in &other.strings {
+            self.add_string(id, other.bytes.get(start..end).unwrap_or_default());
+        }
+        self.class_name_ids.extend(&other.class_name_ids);
     }
 
     /// Records a `LOAD_CLASS`.
@@ -84,12 +97,13 @@ impl ClassNames {
     /// The raw name of a class as written in the file (`java/lang/String`, `[I`).
     pub fn raw_name(&self, class_id: Id) -> Option<&[u8]> {
         let name_id = self.class_name_ids.get(&class_id)?;
-        self.strings.get(name_id).map(|b| &b[..])
+        self.string(*name_id)
     }
 
     /// The string with this id.
     pub fn string(&self, id: Id) -> Option<&[u8]> {
-        self.strings.get(&id).map(|b| &b[..])
+        let &(start, end) = self.strings.get(&id)?;
+        self.bytes.get(start..end)
     }
 
     /// The class name in Java source form, or `<unknown class 0x…>`.
@@ -384,8 +398,7 @@ impl Histogram {
             a.0 += b.0;
             a.1 += b.1;
         }
-        self.names.strings.extend(other.names.strings);
-        self.names.class_name_ids.extend(other.names.class_name_ids);
+        self.names.extend(&other.names);
         if self.id_size.is_none() {
             self.id_size = other.id_size;
         }
