@@ -193,8 +193,8 @@ impl ClassCounts {
         loop {
             match self.slots.get_mut(i) {
                 Some(slot) if slot.1 != 0 && slot.0 == id => {
-                    slot.1 += n;
-                    slot.2 += bytes;
+                    slot.1 = slot.1.saturating_add(n);
+                    slot.2 = slot.2.saturating_add(bytes);
                     return;
                 }
                 Some(slot) if slot.1 == 0 => {
@@ -384,8 +384,8 @@ impl Histogram {
     #[inline]
     pub fn add_primitive_array(&mut self, element_type: BasicType, bytes: u64) {
         if let Some(e) = self.primitives.get_mut(element_type.code() as usize) {
-            e.0 += 1;
-            e.1 += bytes;
+            e.0 = e.0.saturating_add(1);
+            e.1 = e.1.saturating_add(bytes);
         }
     }
 
@@ -395,8 +395,8 @@ impl Histogram {
             self.classes.add(id, n, b);
         }
         for (a, b) in self.primitives.iter_mut().zip(other.primitives) {
-            a.0 += b.0;
-            a.1 += b.1;
+            a.0 = a.0.saturating_add(b.0);
+            a.1 = a.1.saturating_add(b.1);
         }
         self.names.extend(&other.names);
         if self.id_size.is_none() {
@@ -426,8 +426,8 @@ impl Histogram {
         let mut by_name: HashMap<String, (u64, u64)> = HashMap::new();
         for (id, n, b) in self.classes.iter() {
             let e = by_name.entry(self.names.java_name(id)).or_insert((0, 0));
-            e.0 += n;
-            e.1 += b;
+            e.0 = e.0.saturating_add(n);
+            e.1 = e.1.saturating_add(b);
         }
         for ty in BasicType::ALL {
             if let Some(&(n, b)) = self.primitives.get(ty.code() as usize) {
@@ -435,8 +435,8 @@ impl Histogram {
                     let e = by_name
                         .entry(format!("{}[]", ty.java_name()))
                         .or_insert((0, 0));
-                    e.0 += n;
-                    e.1 += b;
+                    e.0 = e.0.saturating_add(n);
+                    e.1 = e.1.saturating_add(b);
                 }
             }
         }

@@ -142,6 +142,8 @@ pub struct Index<'a> {
     load_classes: IdMap<LoadClass>,
     class_serials: HashMap<u32, Id>,
     class_dumps: IdMap<ClassDump<'a>>,
+    /// File offset of each class's `CLASS_DUMP` (for error messages).
+    class_dump_offsets: IdMap<u64>,
     class_by_name: HashMap<String, Vec<Id>>,
     roots: Vec<GcRoot>,
     frames: IdMap<Frame>,
@@ -163,6 +165,7 @@ impl<'a> Index<'a> {
             load_classes: IdMap::default(),
             class_serials: HashMap::new(),
             class_dumps: IdMap::default(),
+            class_dump_offsets: IdMap::default(),
             class_by_name: HashMap::new(),
             roots: Vec::new(),
             frames: IdMap::default(),
@@ -188,10 +191,14 @@ impl<'a> Index<'a> {
                 }
                 Record::StartThread(t) => ix.threads.push(t),
                 Record::HeapDump(d) | Record::HeapDumpSegment(d) => {
-                    for s in d.sub_records() {
+                    let mut subs = d.sub_records();
+                    loop {
+                        let at = subs.offset();
+                        let Some(s) = subs.next() else { break };
                         match s? {
                             SubRecord::ClassDump(c) => {
                                 ix.class_dumps.insert(c.class_id, c);
+                                ix.class_dump_offsets.insert(c.class_id, at);
                             }
                             SubRecord::Root(root) => ix.roots.push(root),
                             _ => {}
@@ -202,9 +209,15 @@ impl<'a> Index<'a> {
                 _ => {}
             }
         }
-        for &id in ix.load_classes.keys() {
-            if let Some(name) = ix.class_name(id) {
-                ix.class_by_name.entry(name).or_default().push(id);
+        // Convert each name once, however many classes share it.
+        let mut by_name_id: IdMap<Vec<Id>> = IdMap::default();
+        for (&id, l) in &ix.load_classes {
+            by_name_id.entry(l.name_id).or_default().push(id);
+        }
+        for (name_id, ids) in by_name_id {
+            if let Some(raw) = ix.string(name_id) {
+                let name = java_class_name(&String::from_utf8_lossy(raw));
+                ix.class_by_name.entry(name).or_default().extend(ids);
             }
         }
         Ok(ix)
@@ -263,15 +276,34 @@ impl<'a> Index<'a> {
     /// The full field layout of a class along its superclass chain.
     ///
     /// # Errors
-    /// [`Error::Invalid`] when a class in the chain has no `CLASS_DUMP` or the chain loops.
+    /// [`Error::Invalid`] when a class in the chain has no `CLASS_DUMP` or the chain loops,
+    /// at the offset of the `CLASS_DUMP` naming that superclass (0 when `class_id` itself
+    /// has no `CLASS_DUMP`).
     pub fn layout(&self, class_id: Id) -> Result<ClassLayout<'a>> {
         let mut fields = Vec::new();
         let mut offset = 0usize;
         let mut id = class_id;
         let mut depth = 0;
+        // Brent's cycle detection: a loop is found within a few laps of it, so a class in a
+        // loop adds its fields a bounded number of times (never once per class in the file).
+        let (mut tortoise, mut lap, mut power) = (0, 0usize, 1usize);
+        // Offset of the CLASS_DUMP that named `id` as its superclass (0: `class_id` itself).
+        let mut named_at = 0;
         while id != 0 {
+            if id == tortoise {
+                return Err(Error::Invalid {
+                    offset: named_at,
+                    message: format!("the superclass chain of class 0x{class_id:x} loops"),
+                });
+            }
+            lap += 1;
+            if lap == power {
+                tortoise = id;
+                power = power.saturating_mul(2);
+                lap = 0;
+            }
             let c = self.class_dumps.get(&id).ok_or_else(|| Error::Invalid {
-                offset: 0,
+                offset: named_at,
                 message: format!(
                     "no CLASS_DUMP for class 0x{id:x} (in the superclass chain of 0x{class_id:x})"
                 ),
@@ -289,11 +321,12 @@ impl<'a> Index<'a> {
                 });
                 offset += field_type.size(self.header.id_size);
             }
+            named_at = self.class_dump_offsets.get(&id).copied().unwrap_or(0);
             id = c.super_class_id;
             depth += 1;
             if depth > self.class_dumps.len() {
                 return Err(Error::Invalid {
-                    offset: 0,
+                    offset: named_at,
                     message: format!("the superclass chain of class 0x{class_id:x} loops"),
                 });
             }
@@ -407,7 +440,19 @@ impl<'a> Index<'a> {
         let string_classes = self.classes_named("java.lang.String");
         let mut layouts = IdMap::default();
         for &c in string_classes {
-            if let Ok(l) = self.layout(c) {
+            if let Ok(mut l) = self.layout(c) {
+                // Keep only the first field of each name read below (what `field` finds), so
+                // many classes sharing a large superclass do not each hold its whole layout.
+                let mut kept: Vec<&[u8]> = Vec::new();
+                l.fields.retain(|f| {
+                    let wanted = matches!(f.name, b"value" | b"coder" | b"offset" | b"count");
+                    let first = wanted && !kept.contains(&f.name);
+                    if first {
+                        kept.push(f.name);
+                    }
+                    first
+                });
+                l.fields.shrink_to_fit();
                 layouts.insert(c, l);
             }
         }

@@ -1,0 +1,267 @@
+//! Hostile input that decodes without error but must not make the library allocate far
+//! more than the input's size (superclass loops, many classes sharing a huge superclass).
+//! A per-thread counting allocator measures the peak heap use of each call.
+
+// The counting allocator below is the only unsafe code: it forwards to `System`.
+#![allow(
+    unsafe_code,
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+
+use hprof::binary::index::Index;
+
+struct Counting;
+
+thread_local! {
+    static CURRENT: Cell<usize> = const { Cell::new(0) };
+    static PEAK: Cell<usize> = const { Cell::new(0) };
+    static TOTAL: Cell<usize> = const { Cell::new(0) };
+}
+
+fn grew(n: usize) {
+    let _ = TOTAL.try_with(|t| t.set(t.get().wrapping_add(n)));
+    let _ = CURRENT.try_with(|c| {
+        let now = c.get().wrapping_add(n);
+        c.set(now);
+        let _ = PEAK.try_with(|p| p.set(p.get().max(now)));
+    });
+}
+
+fn shrank(n: usize) {
+    let _ = CURRENT.try_with(|c| c.set(c.get().wrapping_sub(n)));
+}
+
+// SAFETY: every call is forwarded to `System`; only counters are added.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let p = unsafe { System.alloc(layout) };
+        if !p.is_null() {
+            grew(layout.size());
+        }
+        p
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) };
+        shrank(layout.size());
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        let p = unsafe { System.realloc(ptr, layout, new_size) };
+        if !p.is_null() {
+            shrank(layout.size());
+            grew(new_size);
+        }
+        p
+    }
+}
+
+#[global_allocator]
+static ALLOC: Counting = Counting;
+
+/// Peak bytes allocated on this thread while `f` runs, above what was live before.
+fn peak_of<T>(f: impl FnOnce() -> T) -> (T, usize) {
+    let start = CURRENT.with(Cell::get);
+    PEAK.with(|p| p.set(start));
+    let r = f();
+    (r, PEAK.with(Cell::get).wrapping_sub(start))
+}
+
+/// Bytes allocated on this thread while `f` runs, freed or not.
+fn total_of<T>(f: impl FnOnce() -> T) -> (T, usize) {
+    let start = TOTAL.with(Cell::get);
+    let r = f();
+    (r, TOTAL.with(Cell::get).wrapping_sub(start))
+}
+
+const MB: usize = 1 << 20;
+
+fn header() -> Vec<u8> {
+    let mut v = b"JAVA PROFILE 1.0.2\0".to_vec();
+    v.extend_from_slice(&4u32.to_be_bytes());
+    v.extend_from_slice(&0u64.to_be_bytes());
+    v
+}
+
+fn record(tag: u8, body: &[u8]) -> Vec<u8> {
+    let mut v = vec![tag, 0, 0, 0, 0];
+    v.extend_from_slice(&(body.len() as u32).to_be_bytes());
+    v.extend_from_slice(body);
+    v
+}
+
+fn utf8(id: u32, s: &str) -> Vec<u8> {
+    let mut b = id.to_be_bytes().to_vec();
+    b.extend_from_slice(s.as_bytes());
+    record(0x01, &b)
+}
+
+fn load_class(serial: u32, class_id: u32, name_id: u32) -> Vec<u8> {
+    let mut b = Vec::new();
+    for v in [serial, class_id, 0, name_id] {
+        b.extend_from_slice(&v.to_be_bytes());
+    }
+    record(0x02, &b)
+}
+
+/// A `CLASS_DUMP` (4-byte ids) with `fields` instance fields of type int named `name_id`.
+fn class_dump(out: &mut Vec<u8>, class_id: u32, super_id: u32, fields: u16, name_id: u32) {
+    out.push(0x20);
+    for v in [class_id, 0, super_id, 0, 0, 0, 0, 0, 0] {
+        out.extend_from_slice(&v.to_be_bytes());
+    }
+    out.extend_from_slice(&0u16.to_be_bytes());
+    out.extend_from_slice(&0u16.to_be_bytes());
+    out.extend_from_slice(&fields.to_be_bytes());
+    for _ in 0..fields {
+        out.extend_from_slice(&name_id.to_be_bytes());
+        out.push(10); // int
+    }
+}
+
+#[test]
+fn superclass_self_loop_is_an_error_without_blowup() {
+    // Class 1 is its own superclass and has 1000 fields; 2000 other classes exist. Walking
+    // the loop until the depth passes the class count would push 2 million fields.
+    let mut body = Vec::new();
+    class_dump(&mut body, 1, 1, 1000, 7);
+    for id in 100..2100 {
+        class_dump(&mut body, id, 0, 0, 0);
+    }
+    let mut data = header();
+    data.extend(record(0x1C, &body));
+    data.extend(record(0x2C, &[]));
+    assert!(data.len() < MB / 4);
+    let index = Index::build(&data).unwrap();
+    let (r, peak) = peak_of(|| index.layout(1));
+    let e = r.unwrap_err();
+    assert!(e.to_string().contains("loops"), "{e}");
+    assert!(
+        peak < 4 * MB,
+        "layout of a looping chain peaked at {peak} bytes"
+    );
+}
+
+#[test]
+fn superclass_two_cycle_is_an_error_and_chains_still_work() {
+    let mut body = Vec::new();
+    class_dump(&mut body, 1, 2, 3, 7);
+    class_dump(&mut body, 2, 1, 2, 7);
+    class_dump(&mut body, 3, 4, 1, 7);
+    class_dump(&mut body, 4, 0, 2, 7);
+    let mut data = header();
+    data.extend(record(0x1C, &body));
+    data.extend(record(0x2C, &[]));
+    let index = Index::build(&data).unwrap();
+    for id in [1, 2] {
+        let e = index.layout(id).unwrap_err();
+        assert!(e.to_string().contains("loops"), "{e}");
+    }
+    let l = index.layout(3).unwrap();
+    assert_eq!(l.fields.len(), 3);
+    assert_eq!(l.size, 12);
+    assert_eq!(l.fields[2].declaring_class_id, 4);
+}
+
+#[test]
+fn many_string_classes_sharing_a_huge_superclass_stay_small() {
+    // 50 classes named java.lang.String, each a subclass of one class with 60000 fields:
+    // keeping a full layout for each would hold 3 million fields.
+    let mut data = header();
+    data.extend(utf8(1, "java/lang/String"));
+    data.extend(utf8(2, "value"));
+    let mut body = Vec::new();
+    class_dump(&mut body, 5, 0, 60000, 2);
+    for k in 0..50 {
+        data.extend(load_class(k + 1, 1000 + k, 1));
+        class_dump(&mut body, 1000 + k, 5, 0, 0);
+    }
+    // One String instance of the first class whose `value` (the first field) is 0.
+    body.push(0x21);
+    for v in [77u32, 0, 1000, 240_000] {
+        body.extend_from_slice(&v.to_be_bytes());
+    }
+    body.extend(std::iter::repeat_n(0u8, 240_000));
+    data.extend(record(0x1C, &body));
+    data.extend(record(0x2C, &[]));
+    assert!(data.len() < MB);
+    let index = Index::build(&data).unwrap();
+    let (strings, peak) = peak_of(|| index.java_strings().unwrap());
+    assert_eq!(strings.len(), 1);
+    assert_eq!(strings.get(&77).map(String::as_str), Some(""));
+    assert!(peak < 16 * MB, "java_strings peaked at {peak} bytes");
+}
+
+#[test]
+fn histogram_byte_totals_saturate_instead_of_overflowing() {
+    use hprof::binary::histogram::Histogram;
+    use hprof::binary::{BasicType, PrimitiveArrayNoData, SubRecord};
+    // A 14-byte PRIMITIVE_ARRAY_NODATA declares up to 2^35 bytes, so 2^29 of them (a 7.5 GB
+    // stream) overflow a u64 total; here the same totals are reached in a few calls.
+    let nodata = SubRecord::PrimitiveArrayNoData(PrimitiveArrayNoData {
+        array_id: 1,
+        stack_trace_serial: 0,
+        length: u32::MAX,
+        element_type: BasicType::Long,
+    });
+    let mut h = Histogram::new();
+    h.add_primitive_array(BasicType::Long, u64::MAX - 8);
+    h.add_sub_record(&nodata);
+    h.add_object(9, u64::MAX - 1);
+    h.add_object(9, 2);
+    // Two class ids with one (unknown) name are merged in `rows`.
+    h.add_object(10, u64::MAX);
+    let mut other = Histogram::new();
+    other.add_object(9, u64::MAX);
+    other.add_primitive_array(BasicType::Long, 1);
+    h.merge(other);
+    let rows = h.rows();
+    let long = rows.iter().find(|r| r.class_name == "long[]").unwrap();
+    assert_eq!((long.instances, long.shallow_bytes), (3, u64::MAX));
+    let nine = rows.iter().find(|r| r.class_name.contains("0x9")).unwrap();
+    assert_eq!((nine.instances, nine.shallow_bytes), (3, u64::MAX));
+    assert_eq!(h.total_instances(), 7);
+}
+
+#[test]
+fn layout_errors_point_at_the_class_dump() {
+    let mut body = Vec::new();
+    let at = |b: &Vec<u8>| (31 + 9 + b.len()) as u64;
+    let a1 = at(&body);
+    class_dump(&mut body, 1, 2, 3, 7);
+    let a2 = at(&body);
+    class_dump(&mut body, 2, 1, 2, 7);
+    let a5 = at(&body);
+    class_dump(&mut body, 5, 6, 1, 7);
+    let mut data = header();
+    data.extend(record(0x1C, &body));
+    data.extend(record(0x2C, &[]));
+    let index = Index::build(&data).unwrap();
+    // The dump whose superclass id closes the loop, or names a class without a dump.
+    assert_eq!(index.layout(1).unwrap_err().offset(), a2);
+    assert_eq!(index.layout(2).unwrap_err().offset(), a1);
+    let e = index.layout(5).unwrap_err();
+    assert!(e.to_string().contains("no CLASS_DUMP for class 0x6"), "{e}");
+    assert_eq!(e.offset(), a5);
+}
+
+#[test]
+fn many_classes_sharing_a_long_name_are_named_once() {
+    // 2000 LOAD_CLASS records (25 bytes each) naming one 100 KB string: converting the name
+    // once per class would process 200 MB for a 150 KB input.
+    let mut data = header();
+    data.extend(utf8(1, &"a/".repeat(50_000)));
+    for k in 0..2000 {
+        data.extend(load_class(k + 1, 1000 + k, 1));
+    }
+    let (index, total) = total_of(|| Index::build(&data).unwrap());
+    let ids = index.classes_named(&"a.".repeat(50_000));
+    assert_eq!(ids.len(), 2000);
+    assert!(total < 16 * MB, "Index::build allocated {total} bytes");
+}
