@@ -110,6 +110,31 @@ fn attr<'a>(a: &'a [(String, String)], n: &str) -> Option<&'a str> {
     a.iter().find(|(k, _)| k == n).map(|(_, v)| v.as_str())
 }
 
+impl MapEvent {
+    /// For an event that maps code: its time, address, size, name, file offset, and whether
+    /// the code was generated at run time.
+    fn mapping(&self) -> Option<(Timestamp, u64, u64, &str, i64, bool)> {
+        match self {
+            MapEvent::Segment(s) => {
+                Some((s.tstamp, s.vaddr, s.size, s.name.as_str(), s.foffset, false))
+            }
+            MapEvent::Function {
+                tstamp,
+                vaddr,
+                size,
+                name,
+            } => Some((*tstamp, *vaddr, *size, name.as_str(), 0, true)),
+            MapEvent::Jcm {
+                tstamp,
+                vaddr,
+                size,
+                ..
+            } => Some((*tstamp, *vaddr, *size, "<JIT-compiled method>", 0, true)),
+            _ => None,
+        }
+    }
+}
+
 impl Map {
     /// Parses map.xml.
     pub fn parse(data: &[u8]) -> Result<Map> {
@@ -192,23 +217,8 @@ impl Map {
         // The mappings at or before `ts` that contain `pc`, in file order.
         let mut found: Vec<(Timestamp, u64, Resolved<'_>)> = Vec::new();
         for e in &self.events {
-            let (t, vaddr, size, name, foff, generated) = match e {
-                MapEvent::Segment(s) => {
-                    (s.tstamp, s.vaddr, s.size, s.name.as_str(), s.foffset, false)
-                }
-                MapEvent::Function {
-                    tstamp,
-                    vaddr,
-                    size,
-                    name,
-                } => (*tstamp, *vaddr, *size, name.as_str(), 0, true),
-                MapEvent::Jcm {
-                    tstamp,
-                    vaddr,
-                    size,
-                    ..
-                } => (*tstamp, *vaddr, *size, "<JIT-compiled method>", 0, true),
-                _ => continue,
+            let Some((t, vaddr, size, name, foff, generated)) = e.mapping() else {
+                continue;
             };
             if t > ts || pc < vaddr || pc - vaddr >= size {
                 continue;
@@ -261,23 +271,8 @@ mod tests {
     fn reference(map: &Map, pc: u64, ts: Timestamp) -> Option<Resolved<'_>> {
         let mut best: Option<(Timestamp, Resolved<'_>)> = None;
         for e in &map.events {
-            let (t, vaddr, size, name, foff, generated) = match e {
-                MapEvent::Segment(s) => {
-                    (s.tstamp, s.vaddr, s.size, s.name.as_str(), s.foffset, false)
-                }
-                MapEvent::Function {
-                    tstamp,
-                    vaddr,
-                    size,
-                    name,
-                } => (*tstamp, *vaddr, *size, name.as_str(), 0, true),
-                MapEvent::Jcm {
-                    tstamp,
-                    vaddr,
-                    size,
-                    ..
-                } => (*tstamp, *vaddr, *size, "<JIT-compiled method>", 0, true),
-                _ => continue,
+            let Some((t, vaddr, size, name, foff, generated)) = e.mapping() else {
+                continue;
             };
             if t > ts || pc < vaddr || pc - vaddr >= size {
                 continue;
