@@ -1,5 +1,6 @@
 //! `callctx`: parse + full iteration of real contexts (depths 1–23 from a real `.iprof` file),
-//! beside a naive `split`/`str::parse` baseline measured in the same run.
+//! as `Context::parse` + `frames()` and as the one-pass `parse_frames`, beside a naive
+//! `split`/`str::parse` baseline measured in the same run.
 #![allow(missing_docs, clippy::unwrap_used, clippy::expect_used)]
 
 use std::hint::black_box;
@@ -25,6 +26,21 @@ fn parse_and_iterate(c: &mut Criterion) {
             for line in &lines {
                 let ctx = Context::parse(black_box(line)).unwrap();
                 for frame in ctx.frames() {
+                    acc = acc
+                        .wrapping_add(u64::from(frame.method))
+                        .wrapping_add(frame.bci as u64);
+                }
+            }
+            acc
+        });
+    });
+
+    group.bench_function("parse_frames (one pass)", |b| {
+        b.iter(|| {
+            let mut acc = 0u64;
+            for line in &lines {
+                for frame in callctx::parse_frames(black_box(line)) {
+                    let frame = frame.unwrap();
                     acc = acc
                         .wrapping_add(u64::from(frame.method))
                         .wrapping_add(frame.bci as u64);

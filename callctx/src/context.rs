@@ -6,7 +6,7 @@ use std::hash::{Hash, Hasher};
 use std::iter::FusedIterator;
 
 use crate::buf::ContextBuf;
-use crate::cursor::{after_last_separator, frame_unchecked, validate};
+use crate::cursor::{Cursor, after_last_separator, frame_fast, frame_unchecked, validate};
 use crate::error::ParseError;
 use crate::frame::Frame;
 
@@ -190,6 +190,75 @@ impl DoubleEndedIterator for Frames<'_> {
         Some(frame)
     }
 }
+
+/// Reads the frames of a context string in one pass, checking as it goes: the frames of
+/// [`Context::parse`] and [`Context::frames`] without a second pass over the text, for when
+/// the frames are all that is wanted.
+///
+/// Yields each frame once it and the `<` (or the end) after it are read; an invalid context
+/// ends with the error [`Context::parse`] gives, after the frames before it. Nothing is
+/// allocated.
+///
+/// ```
+/// let frames: Vec<_> = callctx::parse_frames("5:0<3:2").collect::<Result<_, _>>()?;
+/// assert_eq!(frames, [callctx::Frame::new(5, 0), callctx::Frame::new(3, 2)]);
+///
+/// let mut bad = callctx::parse_frames("5:0<3:x");
+/// assert_eq!(bad.next(), Some(Ok(callctx::Frame::new(5, 0))));
+/// assert_eq!(bad.next().unwrap().unwrap_err().offset, 6);
+/// assert_eq!(bad.next(), None);
+/// # Ok::<(), callctx::ParseError>(())
+/// ```
+pub fn parse_frames(text: &str) -> ParseFrames<'_> {
+    ParseFrames {
+        bytes: text.as_bytes(),
+        at: Some(0),
+    }
+}
+
+/// The frames of a context string read in one pass: see [`parse_frames`].
+#[derive(Clone, Debug)]
+pub struct ParseFrames<'a> {
+    bytes: &'a [u8],
+    /// Where the next frame starts; `None` after the last frame or an error.
+    at: Option<usize>,
+}
+
+impl ParseFrames<'_> {
+    /// The frame at `at` read token by token: long numbers, and errors.
+    #[cold]
+    #[inline(never)]
+    fn precisely(&mut self, at: usize) -> Result<Frame, ParseError> {
+        let mut cursor = Cursor::at(self.bytes, at);
+        let read = cursor
+            .frame()
+            .and_then(|frame| Ok((frame, cursor.separator()?)));
+        self.at = None;
+        let (frame, more) = read?;
+        if more {
+            self.at = Some(cursor.pos());
+        }
+        Ok(frame)
+    }
+}
+
+impl Iterator for ParseFrames<'_> {
+    type Item = Result<Frame, ParseError>;
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<Self::Item> {
+        let at = self.at?;
+        Some(match frame_fast(self.bytes, at) {
+            Some((frame, next)) => {
+                self.at = next;
+                Ok(frame)
+            }
+            None => self.precisely(at),
+        })
+    }
+}
+
+impl FusedIterator for ParseFrames<'_> {}
 
 impl ExactSizeIterator for Frames<'_> {}
 impl FusedIterator for Frames<'_> {}

@@ -15,6 +15,16 @@ impl<'a> Cursor<'a> {
         Cursor { bytes, pos: 0 }
     }
 
+    /// A cursor at byte `pos` of `bytes`.
+    pub(crate) fn at(bytes: &'a [u8], pos: usize) -> Self {
+        Cursor { bytes, pos }
+    }
+
+    /// The current position.
+    pub(crate) fn pos(&self) -> usize {
+        self.pos
+    }
+
     pub(crate) fn at_end(&self) -> bool {
         self.pos >= self.bytes.len()
     }
@@ -236,6 +246,62 @@ fn validate_fast(bytes: &[u8]) -> Option<usize> {
     }
 }
 
+/// The common case of a frame and the separator after it, read from not yet validated `bytes`
+/// at `at`: the frame and where the next one starts (`None` after the last frame). `None` when
+/// the text there is invalid or has a number of 7 digits or more, for the token-by-token
+/// [`Cursor`] to report or read.
+///
+/// [`validate_fast`] is the same walk without the values: kept apart because it measured 4%
+/// fewer instructions (and 6% more speed) than a loop over this function.
+#[inline(always)]
+pub(crate) fn frame_fast(bytes: &[u8], at: usize) -> Option<(Frame, Option<usize>)> {
+    let word = load8(bytes, at);
+    let len = digit_run(word);
+    if len == 0 || len >= 7 || byte_at(word, len) != b':' {
+        return None;
+    }
+    let method = digits8(word, len);
+    let mut at = at + len + 1;
+    let negative = bytes.get(at) == Some(&b'-');
+    at += usize::from(negative);
+    // The bci byte by byte, as in `validate_fast`.
+    let start = at;
+    let mut bci: u32 = 0;
+    while let Some(b) = bytes.get(at) {
+        let digit = b.wrapping_sub(b'0');
+        if digit > 9 {
+            break;
+        }
+        bci = bci.wrapping_mul(10).wrapping_add(u32::from(digit));
+        at += 1;
+    }
+    if at == start || at - start >= 7 {
+        return None;
+    }
+    let bci = if negative {
+        (bci as i32).wrapping_neg()
+    } else {
+        bci as i32
+    };
+    let next = match bytes.get(at) {
+        None => None,
+        Some(b'<') => Some(at + 1),
+        Some(_) => return None,
+    };
+    Some((Frame { method, bci }, next))
+}
+
+/// The value of the `len` (1 to 8) leading digits of `word` (first byte lowest): digits to the
+/// top of the word (the zero bytes below are leading zeros), then pairs, quads and eights of
+/// digits combined by three multiplications.
+#[inline(always)]
+fn digits8(word: u64, len: usize) -> u32 {
+    let v = (word & (0x0F * ONES)).wrapping_shl(64u32.wrapping_sub(8 * len as u32));
+    let v = (v.wrapping_mul(10 << 8 | 1) >> 8) & 0x00FF_00FF_00FF_00FF;
+    let v = (v.wrapping_mul(100 << 16 | 1) >> 16) & 0x0000_FFFF_0000_FFFF;
+    (v.wrapping_mul(10000 << 32 | 1) >> 32) as u32
+}
+
 /// Checks a whole context token by token, returning its number of frames or the first error.
 #[cold]
 #[inline(never)]
@@ -266,12 +332,7 @@ pub(crate) fn frame_unchecked(mut bytes: &[u8]) -> (Frame, &[u8]) {
     // is the ':' after the method id: adding 6 leaves 0x10 set only in digits.
     let method_len = (!word.wrapping_add(0x06 * ONES) & (0x10 * ONES)).trailing_zeros() / 8;
     if method_len < 8 {
-        // Digits to the top of the word (the zero bytes below are leading zeros), then pairs,
-        // quads and eights of digits combined by three multiplications.
-        let v = (word & (0x0F * ONES)).wrapping_shl(64u32.wrapping_sub(8 * method_len));
-        let v = (v.wrapping_mul(10 << 8 | 1) >> 8) & 0x00FF_00FF_00FF_00FF;
-        let v = (v.wrapping_mul(100 << 16 | 1) >> 16) & 0x0000_FFFF_0000_FFFF;
-        method = (v.wrapping_mul(10000 << 32 | 1) >> 32) as u32;
+        method = digits8(word, method_len as usize);
         bytes = bytes.get(method_len as usize + 1..).unwrap_or_default();
     } else {
         while let [b, rest @ ..] = bytes {

@@ -45,6 +45,8 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
+//! When only the frames are wanted, [`parse_frames`] reads and checks them in one pass.
+//!
 //! [`Context`] borrows its text and is validated once; [`ContextBuf`] owns its frames. Both
 //! compare, order and hash by frames, display canonically, and serialize as strings with
 //! serde ([`Context`] borrows from the input when the deserializer allows).
@@ -59,7 +61,7 @@ mod frame;
 mod tree;
 
 pub use buf::ContextBuf;
-pub use context::{Context, Frames};
+pub use context::{Context, Frames, ParseFrames, parse_frames};
 pub use error::{ErrorKind, Expected, ParseError};
 pub use frame::Frame;
 pub use tree::{ContextTree, DepthFirst, NodeId, NodeRef};

@@ -59,8 +59,12 @@ fn parsing_and_iterating_allocates_nothing() {
         acc += ctx.truncated_outer(2).len() as i64;
         acc += i64::from(ctx.starts_with(&ctx.truncated_outer(1)));
         acc += i64::from(ctx.ends_with(&ctx));
+        acc += callctx::parse_frames(line)
+            .map(|f| i64::from(f.unwrap().bci))
+            .sum::<i64>();
     }
     assert!(Context::parse("5:0<").is_err());
+    assert!(callctx::parse_frames("5:0<").any(|f| f.is_err()));
     let after = allocations();
     assert_eq!(after - before, 0, "allocations while parsing ({acc})");
 }

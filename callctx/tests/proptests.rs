@@ -7,7 +7,7 @@
     clippy::indexing_slicing
 )]
 
-use callctx::{Context, ContextBuf, ContextTree, Frame};
+use callctx::{Context, ContextBuf, ContextTree, Frame, ParseError};
 use proptest::prelude::*;
 
 fn frame() -> impl Strategy<Value = Frame> {
@@ -38,7 +38,47 @@ fn reference(text: &str) -> Option<Vec<Frame>> {
         .collect()
 }
 
+/// What reading `text` in one pass gives, checked against [`Context::parse`]: the same frames
+/// when it is valid; otherwise some of its frames, then the same error, then nothing.
+fn one_pass_agrees(text: &str) -> Result<(), TestCaseError> {
+    let mut items = callctx::parse_frames(text);
+    let got: Vec<Result<Frame, ParseError>> = items.by_ref().collect();
+    prop_assert!(items.next().is_none(), "fused");
+    match Context::parse(text) {
+        Ok(ctx) => {
+            let frames: Vec<Result<Frame, ParseError>> = ctx.frames().map(Ok).collect();
+            prop_assert_eq!(got, frames, "{}", text);
+        }
+        Err(err) => {
+            let (last, before) = got.split_last().expect("an error at least");
+            prop_assert_eq!(last, &Err(err), "{}", text);
+            prop_assert!(before.iter().all(Result::is_ok), "{}", text);
+            // The frames before the error are the text's leading frames.
+            for (frame, segment) in before.iter().zip(text.split('<')) {
+                let alone = Context::parse(segment).unwrap().innermost();
+                prop_assert_eq!(frame, &Ok(alone), "{}", text);
+            }
+        }
+    }
+    Ok(())
+}
+
 proptest! {
+    #[test]
+    fn one_pass_agrees_on_any_string(text in any::<String>()) {
+        one_pass_agrees(&text)?;
+    }
+
+    #[test]
+    fn one_pass_agrees_on_grammar_strings(text in "[0-9:<-]{0,40}|([0-9]{1,12}:-?[0-9]{1,12}<){0,4}[0-9]{1,12}:-?[0-9]{1,12}x?") {
+        one_pass_agrees(&text)?;
+    }
+
+    #[test]
+    fn one_pass_agrees_on_displayed_frames(frames in frames()) {
+        one_pass_agrees(&ContextBuf::from_frames(frames).to_string())?;
+    }
+
     #[test]
     fn display_parse_round_trip(frames in frames()) {
         let buf = ContextBuf::from_frames(frames.clone());

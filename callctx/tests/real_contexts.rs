@@ -30,6 +30,11 @@ fn every_real_context_parses_and_round_trips() {
         assert_eq!(ctx.to_string(), line);
         let frames: Vec<(u32, i32)> = ctx.frames().map(|f| (f.method, f.bci)).collect();
         assert_eq!(frames, naive(line));
+        let one_pass: Vec<(u32, i32)> = callctx::parse_frames(line)
+            .map(|f| f.map(|f| (f.method, f.bci)))
+            .collect::<Result<_, _>>()
+            .unwrap();
+        assert_eq!(one_pass, frames);
         let mut rev: Vec<(u32, i32)> = ctx.frames().rev().map(|f| (f.method, f.bci)).collect();
         rev.reverse();
         assert_eq!(rev, frames);

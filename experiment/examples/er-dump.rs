@@ -1,7 +1,13 @@
-//! `er-dump DIR [--kind clock|heap|sync|io|hwc|all] [--descendants]`: one JSON object per
-//! packet, in file order, for the experiment in DIR (and its descendants):
+//! `er-dump DIR [--kind clock|heap|sync|io|hwc|all] [--descendants] [--archives-only]`: one JSON
+//! object per packet, in file order, for the experiment in DIR (and its descendants):
 //! `{"exp", "kind", "tstamp", "thread", "lwp", "cpu", "frames", "fields", "stack"}`, plus
 //! `"java": [[method id, bci], …]` (leaf first) in Java experiments.
+//!
+//! `frames` is gprofng's user-view frame count. For Java stacks with `<Java native method>`
+//! frames it names the native PCs like gprofng: each load object's ELF symbols are read from
+//! its copy in the experiment's `archives/`, else from its recorded absolute path (when that
+//! file exists on this machine; not with `--archives-only`, which makes the output independent
+//! of the machine), see `Stack::user_view_frames_jni`.
 #![allow(
     clippy::print_stdout,
     clippy::print_stderr,
@@ -12,9 +18,13 @@
 )]
 
 use bytes::Bytes;
+use experiment::elf::Elf;
+use experiment::frameinfo::NativeFrame;
+use experiment::jclasses::JClasses;
 use experiment::packets::{DataKind, TagMap};
 use experiment::{Experiment, Source};
 use serde_json::{Map, Value, json};
+use std::collections::HashMap;
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -35,15 +45,78 @@ impl Source for FsSource {
     }
 }
 
+/// The load objects' ELF symbols, read when first needed: the experiment's archived copy
+/// first, then the file at the recorded path (gprofng's order).
+struct Symbols<'e, S> {
+    exp: &'e Experiment<S>,
+    archived: HashMap<String, String>,
+    elfs: HashMap<String, Option<Elf>>,
+    archives_only: bool,
+}
+
+impl<'e, S: Source> Symbols<'e, S> {
+    fn new(exp: &'e Experiment<S>, archives_only: bool) -> Self {
+        let mut archived = HashMap::new();
+        for a in exp.archives() {
+            if let Some(lo) = experiment::archives::load_object(exp.map(), &a) {
+                archived.entry(lo.to_owned()).or_insert(a);
+            }
+        }
+        Symbols {
+            exp,
+            archived,
+            elfs: HashMap::new(),
+            archives_only,
+        }
+    }
+
+    fn elf(&mut self, load_object: &str) -> Option<&Elf> {
+        if !self.elfs.contains_key(load_object) {
+            let from_archive = self
+                .archived
+                .get(load_object)
+                .and_then(|a| self.exp.file(&format!("archives/{a}")))
+                .and_then(|b| Elf::parse(&b).ok());
+            let elf = from_archive.or_else(|| {
+                if self.archives_only {
+                    return None;
+                }
+                let b = std::fs::read(load_object).ok()?;
+                Elf::parse(&b).ok()
+            });
+            self.elfs.insert(load_object.to_owned(), elf);
+        }
+        self.elfs.get(load_object)?.as_ref()
+    }
+
+    /// Names native PC `pc` at relative time `rel`.
+    fn frame(&mut self, pc: u64, rel: u64) -> NativeFrame {
+        let map = self.exp.map();
+        let Some(r) = map.resolve(pc, rel) else {
+            return NativeFrame::default();
+        };
+        let elf = if r.generated { None } else { self.elf(r.name) };
+        map.native_frame(pc, rel, &r, elf)
+    }
+}
+
 fn dump<S: Source>(
     exp: &Experiment<S>,
     name: &str,
     kind: &str,
+    archives_only: bool,
     out: &mut impl Write,
 ) -> experiment::Result<()> {
     let mut threads = exp.log().thread_tags();
     let java = exp.log().is_java();
     let mut lwps = TagMap::new();
+    let jclasses = if java {
+        exp.jclasses().ok().flatten().unwrap_or_default()
+    } else {
+        JClasses::default()
+    };
+    let run_start = exp.log().run_start().unwrap_or(0);
+    let mut symbols = Symbols::new(exp, archives_only);
     for file in exp.data_files() {
         for p in file.packets() {
             let p = match p {
@@ -77,7 +150,9 @@ fn dump<S: Source>(
             }
             let (frames, pcs, jframes) = match &stack {
                 Some(s) => (
-                    s.user_view_frames(java),
+                    s.user_view_frames_jni(java, &jclasses, |pc| {
+                        symbols.frame(pc, c.tstamp.saturating_sub(run_start))
+                    }),
                     s.native.clone(),
                     s.java
                         .iter()
@@ -113,15 +188,19 @@ fn main() {
     let mut dir = None;
     let mut kind = "all".to_owned();
     let mut descendants = false;
+    let mut archives_only = false;
     while let Some(a) = args.next() {
         match a.as_str() {
             "--kind" => kind = args.next().expect("--kind needs a value"),
             "--descendants" => descendants = true,
+            "--archives-only" => archives_only = true,
             _ => dir = Some(PathBuf::from(a)),
         }
     }
     let Some(dir) = dir else {
-        eprintln!("usage: er-dump DIR [--kind clock|heap|sync|io|hwc|all] [--descendants]");
+        eprintln!(
+            "usage: er-dump DIR [--kind clock|heap|sync|io|hwc|all] [--descendants] [--archives-only]"
+        );
         std::process::exit(2);
     };
     let exp = match Experiment::open(FsSource(dir)) {
@@ -134,7 +213,7 @@ fn main() {
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     let mut status = 0;
-    if let Err(e) = dump(&exp, ".", &kind, &mut out) {
+    if let Err(e) = dump(&exp, ".", &kind, archives_only, &mut out) {
         eprintln!("error: {e}");
         status = 1;
     }
@@ -142,7 +221,7 @@ fn main() {
         for d in experiment::descendants::list(exp.source()) {
             match exp.open_descendant(&d.name) {
                 Ok(child) => {
-                    if let Err(e) = dump(&child, &d.name, &kind, &mut out) {
+                    if let Err(e) = dump(&child, &d.name, &kind, archives_only, &mut out) {
                         eprintln!("{}: error: {e}", d.name);
                         status = 1;
                     }

@@ -78,6 +78,16 @@ fn arch_string(c: &mut Cursor<'_>) -> String {
     s
 }
 
+/// A class as gprofng names it: the JVM signature without `L` and `;`, `/` turned into `.`
+/// (`Ljava/lang/String;` → `java.lang.String`).
+pub fn class_name(signature: &str) -> String {
+    let s = signature
+        .strip_prefix('L')
+        .and_then(|s| s.strip_suffix(';'))
+        .unwrap_or(signature);
+    s.replace('/', ".")
+}
+
 impl JClasses {
     /// Parses `jclasses`; bad packets end with an error.
     pub fn parse(data: &[u8], endian: Endian) -> Result<JClasses> {
@@ -144,6 +154,23 @@ impl JClasses {
             }
         }
         Ok(out)
+    }
+
+    /// Appends a class with its methods and indexes them (for building experiments in memory;
+    /// a method id already known keeps its first class, like the parser).
+    pub fn push_class(&mut self, class: JavaClass) {
+        let ci = self.classes.len();
+        for (mi, m) in class.methods.iter().enumerate() {
+            self.by_method.entry(m.method_id).or_insert((ci, mi));
+        }
+        self.classes.push(class);
+    }
+
+    /// gprofng's full name of method `id` without its arguments: class name, `.`, method name
+    /// (`java.lang.ClassLoader.findBootstrapClass`), as `read_java_classes_file` builds it.
+    pub fn method_full_name(&self, id: u64) -> Option<String> {
+        let (class, method) = self.method(id)?;
+        Some(format!("{}.{}", class_name(&class.name), method.name))
     }
 
     /// The method with `jmethodID` `id`, with its class.

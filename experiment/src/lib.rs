@@ -42,9 +42,11 @@
 //!
 //! Layout (one module per file of the experiment): [`log`] (`log.xml`), [`map`] (`map.xml`),
 //! [`packets`] (data files), [`frameinfo`] (`data.frameinfo`), [`overview`], [`dyntext`],
-//! [`jclasses`], [`archives`], [`descendants`], with [`cursor`] the one binary reader and
-//! [`xml`] the lenient tokenizer for the XML-ish logs; [`summary`] computes gprofng's report
-//! totals (heap allocations/leaks, sync wait, I/O bytes, clock ticks).
+//! [`jclasses`], [`archives`], [`descendants`] (`jdynclasses/` and `ifreq` are read by
+//! [`Experiment`] itself), plus [`elf`] (function symbols of the load objects, to name native
+//! PCs like gprofng's user view), with [`cursor`] the one binary reader and [`xml`] the lenient
+//! tokenizer for the XML-ish logs; [`summary`] computes gprofng's report totals (heap
+//! allocations/leaks, sync wait, I/O bytes, clock ticks).
 //!
 //! Nothing in the crate panics on input: every reader returns [`Result`], iterators over
 //! records are lazy and fallible, and no allocation is sized by an unchecked length.
@@ -55,6 +57,7 @@ pub mod archives;
 pub mod cursor;
 pub mod descendants;
 pub mod dyntext;
+pub mod elf;
 mod error;
 mod experiment;
 pub mod frameinfo;
@@ -68,5 +71,7 @@ pub mod summary;
 pub mod xml;
 
 pub use error::{Error, Result};
-pub use experiment::{DataFile, DataPacket, DataPackets, Experiment};
+pub use experiment::{
+    DataFile, DataPacket, DataPackets, DynClass, Experiment, JDYNCLASSES_DEPTH, JDYNCLASSES_ENTRIES,
+};
 pub use source::{FnSource, MemorySource, Source, SubSource, from_fn};

@@ -99,6 +99,15 @@ pub struct Resolved<'a> {
     pub generated: bool,
 }
 
+impl Resolved<'_> {
+    /// True when the PC is in the JVM's own code: gprofng flags a load object as the JVM
+    /// (`SEG_FLAG_JVM`, `Experiment::process_seg_map_cmd`) when its name contains
+    /// `libjvm.so`. Generated code (interpreter, stubs, JIT methods) is not the JVM's.
+    pub fn in_jvm(&self) -> bool {
+        !self.generated && self.name.contains("libjvm.so")
+    }
+}
+
 /// Everything read from `map.xml`.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Map {
@@ -208,6 +217,61 @@ impl Map {
             MapEvent::Segment(s) => Some(s),
             _ => None,
         })
+    }
+
+    /// Where file offset 0 of load object `name` is mapped at relative time `ts`: the address
+    /// of its latest segment with file offset 0 mapped at or before `ts` and not unmapped since
+    /// (the load bias plus the first `PT_LOAD`'s page address, see
+    /// [`Elf::load_address`](crate::elf::Elf::load_address)).
+    pub fn load_base(&self, name: &str, ts: Timestamp) -> Option<u64> {
+        let mut best: Option<(Timestamp, u64)> = None;
+        for s in self.segments() {
+            if s.name == name
+                && s.foffset == 0
+                && s.tstamp <= ts
+                && best.is_none_or(|(bt, _)| s.tstamp >= bt)
+            {
+                best = Some((s.tstamp, s.vaddr));
+            }
+        }
+        let (t, vaddr) = best?;
+        let unmapped = self.events.iter().any(|e| {
+            matches!(e, MapEvent::Unmap { tstamp, vaddr: v, .. }
+                if *v == vaddr && *tstamp >= t && *tstamp <= ts)
+        });
+        (!unmapped).then_some(vaddr)
+    }
+
+    /// Names native PC `pc` (resolved at relative time `ts` to `resolved`) the way gprofng's
+    /// call stacks do, for [`Stack::user_view_frames_jni`](crate::frameinfo::Stack::user_view_frames_jni).
+    /// Generated code is named by its map.xml function; a load object by the function symbol of
+    /// `elf` (its ELF, or archived copy, if the caller has it) containing the PC's address in
+    /// the object: `pc` minus the [load base](Map::load_base) plus the object's
+    /// [`Elf::load_address`](crate::elf::Elf::load_address) — which needs only `p_vaddr`, so
+    /// separate debug files work too — or, without a mapping of the object's first page, the
+    /// PC's file offset through the program headers.
+    pub fn native_frame(
+        &self,
+        pc: u64,
+        ts: Timestamp,
+        resolved: &Resolved<'_>,
+        elf: Option<&crate::elf::Elf>,
+    ) -> crate::frameinfo::NativeFrame {
+        let in_jvm = resolved.in_jvm();
+        if resolved.generated {
+            return crate::frameinfo::NativeFrame {
+                function: Some(resolved.name.to_owned()),
+                in_jvm,
+            };
+        }
+        let function = elf.and_then(|elf| {
+            let addr = match (self.load_base(resolved.name, ts), elf.load_address()) {
+                (Some(base), Some(first)) => pc.wrapping_sub(base).wrapping_add(first),
+                _ => elf.address_of_offset(resolved.offset)?,
+            };
+            Some(elf.function_name(addr)?.into_owned())
+        });
+        crate::frameinfo::NativeFrame { function, in_jvm }
     }
 
     /// Resolves `pc` at relative time `ts` to the load object mapped there (the latest mapping

@@ -406,6 +406,29 @@ fn killed_target_is_incomplete() {
 }
 
 #[test]
+fn java_dynamic_classes_are_listed_with_their_class_files() {
+    let exp = open("java_heap");
+    let classes = exp.jdynclasses();
+    let names: Vec<(&str, &str, usize)> = classes
+        .iter()
+        .map(|c| (c.path.as_str(), c.class_name.as_str(), c.bytes.len()))
+        .collect();
+    assert_eq!(
+        names,
+        [
+            ("jdynclasses/Main.class", "Main", 2604),
+            (
+                "jdynclasses/com/sun/forte/st/collector/CollectorAPI.class",
+                "com.sun.forte.st.collector.CollectorAPI",
+                633
+            ),
+        ]
+    );
+    assert!(classes.iter().all(experiment::DynClass::is_class_file));
+    assert_eq!(exp.ifreq(), None);
+}
+
+#[test]
 fn java_frames_resolve_through_jclasses() {
     let exp = open("java_heap");
     assert!(exp.log().is_java());

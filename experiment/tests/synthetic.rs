@@ -12,7 +12,7 @@ use experiment::frameinfo::{
     COMPRESSED_INFO, FrameInfo, JAVA_INFO, STACK_INFO, TRUNC_STACK_MARKER, compute_uid,
 };
 use experiment::jclasses::JClasses;
-use experiment::packets::{TypedPacket, Value, sort_by_time};
+use experiment::packets::{MicroState, TypedPacket, Value, sort_by_time};
 use experiment::{Error, Experiment, MemorySource};
 
 /// Writes integers in one byte order.
@@ -297,7 +297,9 @@ fn java_infos_with_truncation_and_error_frames() {
     );
     assert!(s.java_truncated && s.native_truncated);
     assert_eq!(s.native, [0x5000, 0x6000]);
-    assert_eq!(s.user_view_frames(true), 2);
+    // Two Java frames under gprofng's `<Truncated-stack>` frame (`CallStackP::add_stack_java`
+    // adds it when `resolve_frame_info` found the marker: `jtruncated`).
+    assert_eq!(s.user_view_frames(true), 3);
     let s = fi.stack(2).unwrap().unwrap();
     assert_eq!(s.java_error(), Some(-5));
     assert_eq!(s.user_view_frames(true), 1);
@@ -560,6 +562,99 @@ fn notes_labels_and_collect_time_warnings() {
     let s = experiment::summary::Summary::of(&exp).unwrap();
     assert_eq!((s.warnings.len(), s.errors.len()), (1, 1));
     assert!(!s.incomplete);
+}
+
+/// An old (Sun Studio 12) clock packet: `PROF_PCKT` (kind 1) with one profile-interval counter
+/// per Solaris microstate instead of `MSTATE`/`NTICK` (spec: "時間ベースのプロファイリング").
+#[test]
+fn sun_studio_12_clock_packets_count_every_microstate() {
+    let states = [
+        "UCPU", "SCPU", "TRAP", "TFLT", "DFLT", "KFLT", "ULCK", "TSLP", "WCPU", "TSTP",
+    ];
+    let fields: String = states
+        .iter()
+        .enumerate()
+        .map(|(i, name)| {
+            format!(
+                r#"<field name="{name}" offset="{}" type="INT32"/>"#,
+                32 + 4 * i
+            )
+        })
+        .collect();
+    let log = format!(
+        r#"<experiment version="12.1"/><system arch="sun4v" os="SunOS 5.10"/><process wsize="32"/>
+<profile name="profile" ptimer="10000" numstates="10"><profdata fname="profile"/>
+<profpckt kind="1" uname="Clock profiling data">
+<field name="LWPID" offset="4" type="INT32"/><field name="THRID" offset="8" type="INT32"/>
+<field name="CPUID" offset="12" type="INT32"/><field name="TSTAMP" offset="16" type="INT64"/>
+<field name="FRINFO" offset="24" type="INT64"/>{fields}</profpckt></profile>"#
+    );
+    let e = Endian::Big;
+    let mut w = W::new(e);
+    w.u32(1).u32(2).u32(0).u64(5_000).u64(0);
+    for n in [3u32, 1, 0, 0, 0, 0, 0, 7, 0, 0] {
+        w.u32(n);
+    }
+    let src = MemorySource::new()
+        .with("log.xml", log)
+        .with("profile", block(e, packet(e, 1, &w.b)));
+    let exp = Experiment::open(src).unwrap();
+    let file = exp.data("profile").unwrap();
+    let p = file.packets().next().unwrap().unwrap();
+    let TypedPacket::Clock(c) = p.typed().unwrap() else {
+        panic!("not a clock packet")
+    };
+    assert_eq!((c.common.thr_id, c.common.tstamp), (2, 5_000));
+    assert_eq!(c.microstates, Some([3, 1, 0, 0, 0, 0, 0, 7, 0, 0]));
+    assert_eq!(c.nticks, 11);
+    assert_eq!(
+        c.ticks().collect::<Vec<_>>(),
+        [
+            (MicroState::User, 3),
+            (MicroState::System, 1),
+            (MicroState::Sleep, 7)
+        ]
+    );
+    // Fields stay readable by name too.
+    assert_eq!(p.packet.get("TSLP").unwrap(), Some(Value::Int(7)));
+}
+
+/// `ifreq` comes back verbatim; a source whose directories nest forever (a symlink loop, say)
+/// stops `jdynclasses` at its depth limit instead of recursing without end.
+#[test]
+fn ifreq_text_and_endless_jdynclasses_directories() {
+    let src = experiment::FnSource::new(
+        |path: &str| match path {
+            "log.xml" => Some(bytes::Bytes::from_static(b"<experiment version=\"12.4\"/>")),
+            "ifreq" => Some(bytes::Bytes::from_static(
+                b"Instruction frequency data\n  1 add\n",
+            )),
+            p if p.ends_with(".class") => Some(bytes::Bytes::from_static(b"\xCA\xFE\xBA\xBE")),
+            _ => None,
+        },
+        |dir: &str| {
+            if dir.starts_with("jdynclasses") {
+                // Two subdirectories at every level: 2^64 paths without the entry budget.
+                vec![
+                    "again".to_owned(),
+                    "Gen.class".to_owned(),
+                    "more".to_owned(),
+                ]
+            } else {
+                Vec::new()
+            }
+        },
+    );
+    let exp = Experiment::open(src).unwrap();
+    assert_eq!(
+        exp.ifreq().as_deref(),
+        Some("Instruction frequency data\n  1 add\n")
+    );
+    let classes = exp.jdynclasses();
+    assert!(classes.len() <= experiment::JDYNCLASSES_ENTRIES);
+    assert!(classes.len() >= experiment::JDYNCLASSES_DEPTH);
+    assert_eq!(classes[0].class_name, "Gen");
+    assert!(classes.iter().any(|c| c.class_name == "again.again.Gen"));
 }
 
 #[test]

@@ -1,5 +1,6 @@
 //! `callctx`: any bytes either parse into a context that displays canonically and re-parses to
-//! the same frames (forwards and backwards), or give an error whose offset lies in the input.
+//! the same frames (forwards and backwards), or give an error whose offset lies in the input;
+//! `parse_frames` reads the same frames, or the same error after the frames before it.
 #![no_main]
 
 use callctx::{Context, ContextTree};
@@ -10,6 +11,16 @@ fuzz_target!(|data: &[u8]| {
     let mut tree = ContextTree::new();
     let mut sum = 0u64;
     for line in data.split(|&b| b == b'\n') {
+        if let Ok(text) = std::str::from_utf8(line) {
+            let one_pass: Vec<_> = callctx::parse_frames(text).collect();
+            match Context::parse(text) {
+                Ok(ctx) => assert!(one_pass.iter().map(|f| *f.as_ref().unwrap()).eq(ctx.frames())),
+                Err(err) => {
+                    assert_eq!(one_pass.last(), Some(&Err(err)));
+                    assert!(one_pass.iter().rev().skip(1).all(Result::is_ok));
+                }
+            }
+        }
         match Context::parse_bytes(line) {
             Ok(ctx) => {
                 let canonical = ctx.to_string();

@@ -1,11 +1,23 @@
 //! Fuzzes the other binary files: dyntext records (gprofng loops on size 0), overview prusage
-//! records (32/64-bit) and jclasses packets.
+//! records (32/64-bit), jclasses packets, and ELF load objects (headers, program/section
+//! headers, .symtab/.dynsym function symbols, address lookups).
 #![no_main]
 use experiment::cursor::{Endian, WordSize};
-use experiment::{dyntext, jclasses::JClasses, overview};
+use experiment::{dyntext, elf::Elf, jclasses::JClasses, overview};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
+    if let Ok(elf) = Elf::parse(data) {
+        let base = elf.load_address().unwrap_or(0);
+        for f in elf.functions.iter().take(64) {
+            let _ = elf.function(f.address.wrapping_add(f.size / 2));
+            let _ = elf.function(f.address.wrapping_sub(1));
+        }
+        for off in [0u64, 1, 0x1000, u64::MAX] {
+            let _ = elf.address_of_offset(off);
+            let _ = elf.function(base.wrapping_add(off));
+        }
+    }
     for e in [Endian::Little, Endian::Big] {
         let _ = dyntext::records(data, e).count();
         let _ = dyntext::functions(data, e);

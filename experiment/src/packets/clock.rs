@@ -1,7 +1,8 @@
 //! Clock profiling packets (`OPROF_PCKT` 8; `ClockPacket` in profile.c): MSTATE and NTICK
-//! (format notes §3).
+//! (format notes §3); and the old (Sun Studio 12, `PROF_PCKT` 1) packets holding the
+//! profile-interval counts of all ten Solaris microstates (spec: "時間ベースのプロファイリング").
 
-use super::{Common, K_MSTATE, K_NTICK, Layout, RawPacket, opt};
+use super::{Common, K_MSTATE, K_NTICK, K_UCPU, Layout, RawPacket, opt};
 use crate::cursor::Endian;
 use crate::error::Result;
 use serde::{Deserialize, Serialize};
@@ -79,15 +80,23 @@ impl MicroState {
     }
 }
 
+/// The number of Solaris microstates an old clock packet counts (`USER` to `STOPPED`).
+pub const SOLARIS_MICROSTATES: usize = 10;
+
 /// A clock profiling tick.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ClockPacket {
     /// Common fields.
     pub common: Common,
-    /// `MSTATE`.
+    /// `MSTATE` (`USER` for an old packet, whose states are in `microstates`).
     pub mstate: MicroState,
-    /// `NTICK`: profiling intervals (`ptimer` µs each) spent in that state.
+    /// `NTICK`: profiling intervals (`ptimer` µs each) spent in that state; for an old packet,
+    /// the sum of its counters.
     pub nticks: u32,
+    /// An old (SS12) packet's counters `UCPU`, `SCPU`, `TRAP`, `TFLT`, `DFLT`, `KFLT`, `ULCK`,
+    /// `TSLP`, `WCPU`, `TSTP`: the intervals spent in each microstate, in [`MicroState`] order,
+    /// since the thread last entered user mode. `None` for gprofng packets.
+    pub microstates: Option<[u32; SOLARIS_MICROSTATES]>,
 }
 
 impl ClockPacket {
@@ -95,10 +104,40 @@ impl ClockPacket {
     #[inline]
     pub fn decode(p: &RawPacket<'_>, layout: &Layout, e: Endian) -> Result<Self> {
         layout.check(p)?;
+        let common = layout.common_unchecked(p, e);
+        if layout.known(K_UCPU).is_some() {
+            let counts: [u32; SOLARIS_MICROSTATES] =
+                std::array::from_fn(|i| opt(layout.known(K_UCPU + i), p, e) as u32);
+            return Ok(ClockPacket {
+                common,
+                mstate: MicroState::User,
+                nticks: counts.iter().fold(0u32, |sum, &n| sum.saturating_add(n)),
+                microstates: Some(counts),
+            });
+        }
         Ok(ClockPacket {
-            common: layout.common_unchecked(p, e),
+            common,
             mstate: MicroState::from_value(opt(layout.known(K_MSTATE), p, e) as u32),
             nticks: opt(layout.known(K_NTICK), p, e) as u32,
+            microstates: None,
         })
+    }
+
+    /// The ticks as gprofng records them: the one `(MSTATE, NTICK)` of a gprofng packet, or
+    /// one `(state, count)` per non-zero counter of an old packet (`readPacket`'s
+    /// `PROP_UCPU + i` loop).
+    pub fn ticks(&self) -> impl Iterator<Item = (MicroState, u32)> + '_ {
+        let (single, states) = match &self.microstates {
+            None => (Some((self.mstate, self.nticks)), None),
+            Some(counts) => (None, Some(counts)),
+        };
+        let states = states.into_iter().flat_map(|counts| {
+            counts
+                .iter()
+                .enumerate()
+                .filter(|&(_, &n)| n != 0)
+                .map(|(i, &n)| (MicroState::from_value(i as u32), n))
+        });
+        single.into_iter().chain(states)
     }
 }

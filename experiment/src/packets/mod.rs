@@ -12,7 +12,7 @@ mod hwc;
 mod io;
 mod sync;
 
-pub use clock::{ClockPacket, MicroState};
+pub use clock::{ClockPacket, MicroState, SOLARIS_MICROSTATES};
 pub use heap::{HeapPacket, HeapType};
 pub use hwc::HwcPacket;
 pub use io::{IoPacket, IoType};
@@ -327,10 +327,11 @@ impl Record {
 }
 
 /// Names of the kind-specific fields the typed views read, in `Layout::known` order.
-const KNOWN: [&str; 20] = [
+const KNOWN: [&str; 30] = [
     "MSTATE", "NTICK", "HTYPE", "HSIZE", "HVADDR", "HOVADDR", "SRQST", "SOBJ", "IOTYPE", "IOFD",
     "IONBYTE", "IORQST", "IOOFD", "IOFSTYPE", "HWCTAG", "HWCINT", "VADDR", "PADDR", "VIRTPC",
-    "PHYSPC",
+    "PHYSPC", // The old (SS12) clock packet's counters, one per Solaris microstate, in order.
+    "UCPU", "SCPU", "TRAP", "TFLT", "DFLT", "KFLT", "ULCK", "TSLP", "WCPU", "TSTP",
 ];
 pub(crate) const K_MSTATE: usize = 0;
 pub(crate) const K_NTICK: usize = 1;
@@ -352,6 +353,8 @@ pub(crate) const K_VADDR: usize = 16;
 pub(crate) const K_PADDR: usize = 17;
 pub(crate) const K_VIRTPC: usize = 18;
 pub(crate) const K_PHYSPC: usize = 19;
+/// `UCPU`, the first of the ten microstate counters (`K_UCPU + state`).
+pub(crate) const K_UCPU: usize = 20;
 
 /// Where a fixed-size field sits in a packet.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -29,7 +29,8 @@ pub(crate) const NATIVE_CASES: [&str; 7] = [
 ];
 
 /// Every fixture case: the native ones plus a Java experiment (`java_heap`: gprofng 2.40 built
-/// with Java support, `-j on -H on`; dyntext, map.xml and archives left out to keep it small).
+/// with Java support, `-j on -H on`; dyntext and all archives but symbols-only extracts of
+/// libjava.so and of a rebuilt libgp-collector.so left out to keep it small).
 pub(crate) const CASES: [&str; 8] = [
     "clock_basic",
     "descendants",

@@ -1,0 +1,902 @@
+//! ELF load objects, read just far enough to name a PC the way gprofng does (System V ABI
+//! "ELF Header", "Program Header", "Sections", "Symbol Table"; gprofng `Stabs::check_Symtab`,
+//! `Stabs::readSymSec`, `Stabs::fixSymtabAlias`).
+//!
+//! An experiment records PCs and the load objects mapped at them (`map.xml`), but not their
+//! symbols: those are in the load objects themselves (or their copies in `archives/`). The
+//! caller hands the bytes of one to [`Elf::parse`], which reads the ELF header (32- or 64-bit,
+//! either byte order), the program headers, the section headers and the function symbols:
+//!
+//! * the symbols come from `.symtab` when there is one (any `SHT_SYMTAB` section), else from
+//!   `.dynsym` (and Solaris' `.SUNW_ldynsym`) — never both, like gprofng;
+//! * only `STT_FUNC` symbols defined in a real section count (undefined and `SHN_ABS`/other
+//!   reserved section indexes are skipped, as are symbols at address 0);
+//! * symbols at the same address are aliases: the shortest name stands for all of them, with
+//!   the largest of their sizes;
+//! * a size of 0, or one running into the next symbol, is cut at the next symbol's address;
+//!   what is still 0 long (the last symbol without a size) names nothing.
+//!
+//! Separate debug files made by `objcopy --only-keep-debug` parse too: their `.symtab` is
+//! intact, and their program headers keep `p_vaddr`/`p_memsz` (only the file offsets and file
+//! sizes are rewritten), which is what [`Elf::load_address`] needs.
+
+use crate::cursor::{Cursor, Endian, WordSize};
+use crate::error::{Error, Result};
+use serde::{Deserialize, Serialize};
+
+/// `\x7fELF`.
+pub const ELFMAG: [u8; 4] = [0x7f, b'E', b'L', b'F'];
+/// `EI_CLASS` value of 32-bit objects.
+pub const ELFCLASS32: u8 = 1;
+/// `EI_CLASS` value of 64-bit objects.
+pub const ELFCLASS64: u8 = 2;
+/// `EI_DATA` value of little-endian objects.
+pub const ELFDATA2LSB: u8 = 1;
+/// `EI_DATA` value of big-endian objects.
+pub const ELFDATA2MSB: u8 = 2;
+/// `p_type` of a loadable segment.
+pub const PT_LOAD: u32 = 1;
+/// `sh_type` of the full symbol table.
+pub const SHT_SYMTAB: u32 = 2;
+/// `sh_type` of a section that occupies no file space.
+pub const SHT_NOBITS: u32 = 8;
+/// `sh_type` of the dynamic symbol table.
+pub const SHT_DYNSYM: u32 = 11;
+/// `sh_type` of Solaris' local dynamic symbols (`.SUNW_ldynsym`).
+pub const SHT_SUNW_LDYNSYM: u32 = 0x6fff_fff3;
+/// Symbol type of a function (`STT_FUNC`).
+pub const STT_FUNC: u8 = 2;
+/// `e_phnum` value saying the real count is in section 0's `sh_info`.
+pub const PN_XNUM: u16 = 0xffff;
+
+/// The ELF header (`Elf32_Ehdr`/`Elf64_Ehdr`) with extended numbering resolved.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ElfHeader {
+    /// `EI_CLASS`: 32- or 64-bit.
+    pub class: WordSize,
+    /// `EI_DATA`: byte order.
+    pub endian: Endian,
+    /// `e_type` (2 = executable, 3 = shared object).
+    pub e_type: u16,
+    /// `e_machine` (62 = x86-64, 183 = AArch64, 43 = SPARC V9).
+    pub e_machine: u16,
+    /// `e_phoff`: file offset of the program header table.
+    pub e_phoff: u64,
+    /// `e_shoff`: file offset of the section header table.
+    pub e_shoff: u64,
+    /// `e_phentsize`.
+    pub e_phentsize: u16,
+    /// Number of program headers (`e_phnum`, or section 0's `sh_info` when it is `PN_XNUM`).
+    pub phnum: u32,
+    /// `e_shentsize`.
+    pub e_shentsize: u16,
+    /// Number of section headers (`e_shnum`, or section 0's `sh_size` when it is 0).
+    pub shnum: u64,
+}
+
+/// A program header (`Elf32_Phdr`/`Elf64_Phdr`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ProgramHeader {
+    /// `p_type` (1 = `PT_LOAD`).
+    pub p_type: u32,
+    /// `p_flags` (`PF_X` 1, `PF_W` 2, `PF_R` 4).
+    pub p_flags: u32,
+    /// `p_offset`: file offset of the segment.
+    pub p_offset: u64,
+    /// `p_vaddr`: its virtual address.
+    pub p_vaddr: u64,
+    /// `p_filesz`: bytes in the file.
+    pub p_filesz: u64,
+    /// `p_memsz`: bytes in memory.
+    pub p_memsz: u64,
+    /// `p_align`.
+    pub p_align: u64,
+}
+
+/// A section header (`Elf32_Shdr`/`Elf64_Shdr`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SectionHeader {
+    /// `sh_name`: offset of the name in the section name table.
+    pub sh_name: u32,
+    /// `sh_type`.
+    pub sh_type: u32,
+    /// `sh_flags`.
+    pub sh_flags: u64,
+    /// `sh_addr`.
+    pub sh_addr: u64,
+    /// `sh_offset`.
+    pub sh_offset: u64,
+    /// `sh_size`.
+    pub sh_size: u64,
+    /// `sh_link` (for a symbol table: its string table).
+    pub sh_link: u32,
+    /// `sh_info`.
+    pub sh_info: u32,
+    /// `sh_entsize` (for a symbol table: the size of one symbol).
+    pub sh_entsize: u64,
+}
+
+/// A function as gprofng sees it: one address range named by a function symbol. Its name
+/// (the shortest of the aliases at this address) is [`Elf::name`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FunctionSymbol {
+    /// Start address (`st_value`).
+    pub address: u64,
+    /// Size after gprofng's fix-ups (never 0).
+    pub size: u64,
+    /// The name's bytes in [`Elf`]'s copy of the string tables: names are kept once however
+    /// many symbols share them (a hostile table can point every symbol at one long string).
+    name: std::ops::Range<usize>,
+}
+
+/// Which table the functions came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum SymbolSource {
+    /// `SHT_SYMTAB` (`.symtab`).
+    Symtab,
+    /// `SHT_DYNSYM` (`.dynsym`, plus `.SUNW_ldynsym`): the object was stripped.
+    Dynsym,
+    /// Neither: no function names.
+    None,
+}
+
+/// An ELF load object's headers and function symbols.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Elf {
+    /// The ELF header.
+    pub header: ElfHeader,
+    /// Program headers in file order.
+    pub program_headers: Vec<ProgramHeader>,
+    /// Section headers in file order.
+    pub section_headers: Vec<SectionHeader>,
+    /// Where [`Elf::functions`] came from.
+    pub symbol_source: SymbolSource,
+    /// Functions sorted by address, not overlapping.
+    pub functions: Vec<FunctionSymbol>,
+    /// The string tables the symbols were named from, one after the other.
+    strings: Vec<u8>,
+}
+
+fn invalid(what: &'static str, offset: u64, expected: impl Into<String>, found: String) -> Error {
+    Error::Invalid {
+        what,
+        offset,
+        expected: expected.into(),
+        found,
+    }
+}
+
+/// `offset..offset + len` of `data` as a slice, or a truncation error naming `what`.
+fn table<'a>(data: &'a [u8], offset: u64, len: u64, what: &'static str) -> Result<&'a [u8]> {
+    let start = usize::try_from(offset).ok();
+    let end = offset
+        .checked_add(len)
+        .and_then(|e| usize::try_from(e).ok());
+    match (start, end) {
+        (Some(s), Some(e)) if e <= data.len() => Ok(data.get(s..e).unwrap_or_default()),
+        _ => Err(Error::Truncated {
+            what,
+            offset,
+            needed: len,
+            available: (data.len() as u64).saturating_sub(offset),
+        }),
+    }
+}
+
+impl ElfHeader {
+    /// Reads the ELF header at the start of `data` (without extended numbering).
+    fn parse(data: &[u8]) -> Result<(ElfHeader, u16)> {
+        let mut c = Cursor::new(data, 0, Endian::Little, WordSize::W64);
+        let ident = c.bytes(16, "ELF e_ident")?;
+        if ident.get(..4) != Some(&ELFMAG[..]) {
+            return Err(invalid(
+                "ELF magic",
+                0,
+                "7f 45 4c 46 (\\x7fELF)",
+                format!("{:02x?}", ident.get(..4).unwrap_or_default()),
+            ));
+        }
+        let class = match ident.get(4).copied() {
+            Some(ELFCLASS32) => WordSize::W32,
+            Some(ELFCLASS64) => WordSize::W64,
+            other => {
+                return Err(invalid(
+                    "ELF EI_CLASS",
+                    4,
+                    "1 (32-bit) or 2 (64-bit)",
+                    format!("{other:?}"),
+                ));
+            }
+        };
+        let endian = match ident.get(5).copied() {
+            Some(ELFDATA2LSB) => Endian::Little,
+            Some(ELFDATA2MSB) => Endian::Big,
+            other => {
+                return Err(invalid(
+                    "ELF EI_DATA",
+                    5,
+                    "1 (little-endian) or 2 (big-endian)",
+                    format!("{other:?}"),
+                ));
+            }
+        };
+        let mut c = Cursor::new(data, 0, endian, class);
+        c.seek(16, "ELF header")?;
+        let e_type = c.u16("ELF e_type")?;
+        let e_machine = c.u16("ELF e_machine")?;
+        c.skip(4, "ELF e_version")?;
+        c.word("ELF e_entry")?;
+        let e_phoff = c.word("ELF e_phoff")?;
+        let e_shoff = c.word("ELF e_shoff")?;
+        c.skip(4 + 2, "ELF e_flags, e_ehsize")?;
+        let e_phentsize = c.u16("ELF e_phentsize")?;
+        let e_phnum = c.u16("ELF e_phnum")?;
+        let e_shentsize = c.u16("ELF e_shentsize")?;
+        let e_shnum = c.u16("ELF e_shnum")?;
+        // e_shstrndx: section names are not needed (sections are found by type).
+        c.u16("ELF e_shstrndx")?;
+        let h = ElfHeader {
+            class,
+            endian,
+            e_type,
+            e_machine,
+            e_phoff,
+            e_shoff,
+            e_phentsize,
+            phnum: u32::from(e_phnum),
+            e_shentsize,
+            shnum: u64::from(e_shnum),
+        };
+        Ok((h, e_phnum))
+    }
+
+    fn cursor<'a>(&self, data: &'a [u8], base: u64) -> Cursor<'a> {
+        Cursor::new(data, base, self.endian, self.class)
+    }
+}
+
+impl SectionHeader {
+    fn size(class: WordSize) -> u64 {
+        match class {
+            WordSize::W32 => 40,
+            WordSize::W64 => 64,
+        }
+    }
+
+    fn parse(c: &mut Cursor<'_>) -> Result<SectionHeader> {
+        Ok(SectionHeader {
+            sh_name: c.u32("ELF sh_name")?,
+            sh_type: c.u32("ELF sh_type")?,
+            sh_flags: c.word("ELF sh_flags")?,
+            sh_addr: c.word("ELF sh_addr")?,
+            sh_offset: c.word("ELF sh_offset")?,
+            sh_size: c.word("ELF sh_size")?,
+            sh_link: c.u32("ELF sh_link")?,
+            sh_info: c.u32("ELF sh_info")?,
+            sh_entsize: {
+                c.word("ELF sh_addralign")?;
+                c.word("ELF sh_entsize")?
+            },
+        })
+    }
+}
+
+impl ProgramHeader {
+    fn size(class: WordSize) -> u64 {
+        match class {
+            WordSize::W32 => 32,
+            WordSize::W64 => 56,
+        }
+    }
+
+    fn parse(c: &mut Cursor<'_>) -> Result<ProgramHeader> {
+        let p_type = c.u32("ELF p_type")?;
+        Ok(match c.word_size() {
+            WordSize::W64 => {
+                let p_flags = c.u32("ELF p_flags")?;
+                let p_offset = c.u64("ELF p_offset")?;
+                let p_vaddr = c.u64("ELF p_vaddr")?;
+                c.u64("ELF p_paddr")?;
+                ProgramHeader {
+                    p_type,
+                    p_flags,
+                    p_offset,
+                    p_vaddr,
+                    p_filesz: c.u64("ELF p_filesz")?,
+                    p_memsz: c.u64("ELF p_memsz")?,
+                    p_align: c.u64("ELF p_align")?,
+                }
+            }
+            WordSize::W32 => {
+                let p_offset = c.word("ELF p_offset")?;
+                let p_vaddr = c.word("ELF p_vaddr")?;
+                c.word("ELF p_paddr")?;
+                let p_filesz = c.word("ELF p_filesz")?;
+                let p_memsz = c.word("ELF p_memsz")?;
+                ProgramHeader {
+                    p_type,
+                    p_flags: c.u32("ELF p_flags")?,
+                    p_offset,
+                    p_vaddr,
+                    p_filesz,
+                    p_memsz,
+                    p_align: c.word("ELF p_align")?,
+                }
+            }
+        })
+    }
+}
+
+/// One `STT_FUNC` symbol before the alias and size fix-ups; `name` indexes `Elf::strings`.
+struct RawSymbol {
+    address: u64,
+    size: u64,
+    name: std::ops::Range<usize>,
+}
+
+impl Elf {
+    /// Parses the headers and function symbols of the ELF object in `data`. Every table must
+    /// lie inside `data`; errors give the offset of what could not be read.
+    pub fn parse(data: &[u8]) -> Result<Elf> {
+        let (mut header, e_phnum) = ElfHeader::parse(data)?;
+        let class = header.class;
+
+        // Section headers first: section 0 may hold the extended counts.
+        let mut section_headers = Vec::new();
+        if header.e_shoff != 0 {
+            let shsize = SectionHeader::size(class);
+            if u64::from(header.e_shentsize) < shsize {
+                return Err(invalid(
+                    "ELF e_shentsize",
+                    0,
+                    format!("at least {shsize}"),
+                    header.e_shentsize.to_string(),
+                ));
+            }
+            let entsize = u64::from(header.e_shentsize);
+            let first = table(data, header.e_shoff, entsize, "ELF section header 0")?;
+            let s0 = SectionHeader::parse(&mut header.cursor(first, header.e_shoff))?;
+            if header.shnum == 0 {
+                header.shnum = s0.sh_size;
+            }
+            if e_phnum == PN_XNUM {
+                header.phnum = s0.sh_info;
+            }
+            let len = header.shnum.saturating_mul(entsize);
+            let t = table(data, header.e_shoff, len, "ELF section header table")?;
+            for (i, chunk) in t.chunks_exact(entsize as usize).enumerate() {
+                let base = header.e_shoff + i as u64 * entsize;
+                section_headers.push(SectionHeader::parse(&mut header.cursor(chunk, base))?);
+            }
+        }
+
+        let mut program_headers = Vec::new();
+        if header.phnum != 0 {
+            let phsize = ProgramHeader::size(class);
+            if u64::from(header.e_phentsize) < phsize {
+                return Err(invalid(
+                    "ELF e_phentsize",
+                    0,
+                    format!("at least {phsize}"),
+                    header.e_phentsize.to_string(),
+                ));
+            }
+            let entsize = u64::from(header.e_phentsize);
+            let len = u64::from(header.phnum) * entsize;
+            let t = table(data, header.e_phoff, len, "ELF program header table")?;
+            for (i, chunk) in t.chunks_exact(entsize as usize).enumerate() {
+                let base = header.e_phoff + i as u64 * entsize;
+                program_headers.push(ProgramHeader::parse(&mut header.cursor(chunk, base))?);
+            }
+        }
+
+        let mut elf = Elf {
+            header,
+            program_headers,
+            section_headers,
+            symbol_source: SymbolSource::None,
+            functions: Vec::new(),
+            strings: Vec::new(),
+        };
+        elf.read_functions(data)?;
+        Ok(elf)
+    }
+
+    /// gprofng's `check_Symtab`: `.symtab` if there is one, else the dynamic symbols.
+    fn read_functions(&mut self, data: &[u8]) -> Result<()> {
+        let symtab: Vec<usize> = self.sections_of_type(&[SHT_SYMTAB]);
+        let (source, tables) = if symtab.is_empty() {
+            let dynsym = self.sections_of_type(&[SHT_SUNW_LDYNSYM, SHT_DYNSYM]);
+            if dynsym.is_empty() {
+                return Ok(());
+            }
+            (SymbolSource::Dynsym, dynsym)
+        } else {
+            (SymbolSource::Symtab, symtab.into_iter().take(1).collect())
+        };
+        self.symbol_source = source;
+        let mut raw = Vec::new();
+        for idx in tables {
+            self.read_symbols(data, idx, &mut raw)?;
+        }
+        self.functions = fix_aliases(raw);
+        Ok(())
+    }
+
+    fn sections_of_type(&self, types: &[u32]) -> Vec<usize> {
+        let mut v = Vec::new();
+        for t in types {
+            v.extend(
+                self.section_headers
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, s)| s.sh_type == *t)
+                    .map(|(i, _)| i),
+            );
+        }
+        v
+    }
+
+    /// Reads the `STT_FUNC` symbols of symbol table section `idx` (gprofng `readSymSec`).
+    fn read_symbols(&mut self, data: &[u8], idx: usize, out: &mut Vec<RawSymbol>) -> Result<()> {
+        let Some(sh) = self.section_headers.get(idx).copied() else {
+            return Ok(());
+        };
+        let shoff = self.header.e_shoff + idx as u64 * u64::from(self.header.e_shentsize);
+        let symsize: u64 = match self.header.class {
+            WordSize::W32 => 16,
+            WordSize::W64 => 24,
+        };
+        if sh.sh_size == 0 {
+            return Ok(());
+        }
+        if sh.sh_entsize < symsize {
+            return Err(invalid(
+                "ELF symbol table sh_entsize",
+                shoff,
+                format!("at least {symsize}"),
+                sh.sh_entsize.to_string(),
+            ));
+        }
+        let syms = table(data, sh.sh_offset, sh.sh_size, "ELF symbol table")?;
+        let strtab = match self.section_headers.get(sh.sh_link as usize) {
+            Some(s) if s.sh_type != SHT_NOBITS => {
+                table(data, s.sh_offset, s.sh_size, "ELF string table")?
+            }
+            _ => {
+                return Err(invalid(
+                    "ELF symbol table sh_link",
+                    shoff,
+                    format!("a string table section (< {})", self.section_headers.len()),
+                    sh.sh_link.to_string(),
+                ));
+            }
+        };
+        // One copy of the string table, and where its names end (found once, not per symbol).
+        let strings_at = self.strings.len();
+        self.strings.extend_from_slice(strtab);
+        let nuls: Vec<usize> = strtab
+            .iter()
+            .enumerate()
+            .filter(|&(_, &b)| b == 0)
+            .map(|(i, _)| i)
+            .collect();
+        let entsize = usize::try_from(sh.sh_entsize).unwrap_or(usize::MAX);
+        for (i, chunk) in syms.chunks_exact(entsize).enumerate() {
+            let base = sh.sh_offset + (i as u64) * sh.sh_entsize;
+            let mut c = self.header.cursor(chunk, base);
+            let (st_name, st_value, st_size, st_info, st_shndx) = match self.header.class {
+                WordSize::W64 => {
+                    let name = c.u32("ELF st_name")?;
+                    let info = c.u8("ELF st_info")?;
+                    c.u8("ELF st_other")?;
+                    let shndx = c.u16("ELF st_shndx")?;
+                    (
+                        name,
+                        c.u64("ELF st_value")?,
+                        c.u64("ELF st_size")?,
+                        info,
+                        shndx,
+                    )
+                }
+                WordSize::W32 => {
+                    let name = c.u32("ELF st_name")?;
+                    let value = c.word("ELF st_value")?;
+                    let size = c.word("ELF st_size")?;
+                    let info = c.u8("ELF st_info")?;
+                    c.u8("ELF st_other")?;
+                    (name, value, size, info, c.u16("ELF st_shndx")?)
+                }
+            };
+            // gprofng: a function whose section index names no section header (undefined,
+            // SHN_ABS, SHN_COMMON, ...) is not a function of this object.
+            if st_info & 0xf != STT_FUNC
+                || st_shndx == 0
+                || u64::from(st_shndx) >= self.header.shnum
+                || st_value == 0
+            {
+                continue;
+            }
+            let start = st_name as usize;
+            let name = if start <= strtab.len() {
+                let end = nuls
+                    .get(nuls.partition_point(|&nul| nul < start))
+                    .copied()
+                    .unwrap_or(strtab.len());
+                strings_at + start..strings_at + end
+            } else {
+                // gprofng names such a symbol "no_name"; an empty name says as much.
+                strings_at..strings_at
+            };
+            out.push(RawSymbol {
+                address: st_value,
+                size: st_size,
+                name,
+            });
+        }
+        Ok(())
+    }
+
+    /// The name of `function` (one of [`Elf::functions`]), lossily decoded as UTF-8.
+    pub fn name(&self, function: &FunctionSymbol) -> std::borrow::Cow<'_, str> {
+        String::from_utf8_lossy(self.strings.get(function.name.clone()).unwrap_or_default())
+    }
+
+    /// The name of the function containing virtual address `address`.
+    pub fn function_name(&self, address: u64) -> Option<std::borrow::Cow<'_, str>> {
+        self.function(address).map(|f| self.name(f))
+    }
+
+    /// The function containing virtual address `address`.
+    pub fn function(&self, address: u64) -> Option<&FunctionSymbol> {
+        let i = self.functions.partition_point(|f| f.address <= address);
+        let f = self.functions.get(i.checked_sub(1)?)?;
+        (address - f.address < f.size).then_some(f)
+    }
+
+    /// The virtual address of file offset `offset`: through the `PT_LOAD` segment whose file
+    /// bytes hold it. `None` when no such segment exists (also in a debug-only file, whose
+    /// segments have no file bytes: use [`Elf::load_address`] and the load bias then).
+    pub fn address_of_offset(&self, offset: u64) -> Option<u64> {
+        self.program_headers
+            .iter()
+            .filter(|p| p.p_type == PT_LOAD && p.p_filesz > 0)
+            .find(|p| offset >= p.p_offset && offset - p.p_offset < p.p_filesz)
+            .map(|p| p.p_vaddr.wrapping_add(offset - p.p_offset))
+    }
+
+    /// The page-aligned virtual address of the first `PT_LOAD` segment: what the dynamic
+    /// loader maps at the object's load bias, i.e. where file offset 0 of the object ends up.
+    /// A run-time address `pc` in an object whose offset 0 was mapped at `base` is at
+    /// `pc - base + load_address()` in the object.
+    pub fn load_address(&self) -> Option<u64> {
+        let p = self.program_headers.iter().find(|p| p.p_type == PT_LOAD)?;
+        let align = if p.p_align.is_power_of_two() {
+            p.p_align
+        } else {
+            1
+        };
+        Some(p.p_vaddr & !(align - 1))
+    }
+}
+
+/// gprofng's `fixSymtabAlias`: one function per address (the shortest alias name, the first
+/// in table order among equally short ones; the largest size), sizes cut at the next function,
+/// zero-sized ones dropped.
+fn fix_aliases(mut raw: Vec<RawSymbol>) -> Vec<FunctionSymbol> {
+    // Stable: aliases keep their table order.
+    raw.sort_by_key(|s| s.address);
+    let mut out: Vec<FunctionSymbol> = Vec::new();
+    let mut i = 0;
+    while let Some(first) = raw.get(i) {
+        let mut j = i;
+        let mut best = first;
+        let mut size = first.size;
+        while let Some(s) = raw.get(j).filter(|s| s.address == first.address) {
+            size = size.max(s.size);
+            if s.name.len() < best.name.len() {
+                best = s;
+            }
+            j += 1;
+        }
+        if let Some(next) = raw.get(j) {
+            let gap = next.address - first.address;
+            if size == 0 || gap < size {
+                size = gap;
+            }
+        }
+        if size != 0 {
+            out.push(FunctionSymbol {
+                address: first.address,
+                size,
+                name: best.name.clone(),
+            });
+        }
+        i = j;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A minimal ELF with one symbol table: `syms` are (name, value, size, info, shndx).
+    fn build(class: WordSize, endian: Endian, syms: &[(&str, u64, u64, u8, u16)]) -> Vec<u8> {
+        let w64 = class == WordSize::W64;
+        let put16 = |v: &mut Vec<u8>, x: u16| match endian {
+            Endian::Little => v.extend_from_slice(&x.to_le_bytes()),
+            Endian::Big => v.extend_from_slice(&x.to_be_bytes()),
+        };
+        let put32 = |v: &mut Vec<u8>, x: u32| match endian {
+            Endian::Little => v.extend_from_slice(&x.to_le_bytes()),
+            Endian::Big => v.extend_from_slice(&x.to_be_bytes()),
+        };
+        let putw = |v: &mut Vec<u8>, x: u64| {
+            if w64 {
+                match endian {
+                    Endian::Little => v.extend_from_slice(&x.to_le_bytes()),
+                    Endian::Big => v.extend_from_slice(&x.to_be_bytes()),
+                }
+            } else {
+                put32(v, x as u32);
+            }
+        };
+        // strtab
+        let mut strtab = vec![0u8];
+        let mut names = Vec::new();
+        for s in syms {
+            names.push(strtab.len() as u32);
+            strtab.extend_from_slice(s.0.as_bytes());
+            strtab.push(0);
+        }
+        // symtab
+        let mut symtab = vec![0u8; if w64 { 24 } else { 16 }];
+        for (s, &n) in syms.iter().zip(&names) {
+            if w64 {
+                put32(&mut symtab, n);
+                symtab.push(s.3);
+                symtab.push(0);
+                put16(&mut symtab, s.4);
+                putw(&mut symtab, s.1);
+                putw(&mut symtab, s.2);
+            } else {
+                put32(&mut symtab, n);
+                putw(&mut symtab, s.1);
+                putw(&mut symtab, s.2);
+                symtab.push(s.3);
+                symtab.push(0);
+                put16(&mut symtab, s.4);
+            }
+        }
+        let ehsize = if w64 { 64 } else { 52 };
+        let phentsize = if w64 { 56 } else { 32 };
+        let shentsize = if w64 { 64 } else { 40 };
+        let phoff = ehsize as u64;
+        let symoff = phoff + phentsize as u64;
+        let stroff = symoff + symtab.len() as u64;
+        let shoff = stroff + strtab.len() as u64;
+        let mut v = Vec::new();
+        v.extend_from_slice(&ELFMAG);
+        v.push(if w64 { ELFCLASS64 } else { ELFCLASS32 });
+        v.push(if endian == Endian::Little { 1 } else { 2 });
+        v.extend_from_slice(&[1, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
+        put16(&mut v, 3);
+        put16(&mut v, 62);
+        put32(&mut v, 1);
+        putw(&mut v, 0);
+        putw(&mut v, phoff);
+        putw(&mut v, shoff);
+        put32(&mut v, 0);
+        put16(&mut v, ehsize);
+        put16(&mut v, phentsize);
+        put16(&mut v, 1);
+        put16(&mut v, shentsize);
+        put16(&mut v, 4);
+        put16(&mut v, 0);
+        // one PT_LOAD: file 0..0x100 at vaddr 0x1000
+        put32(&mut v, PT_LOAD);
+        if w64 {
+            put32(&mut v, 5);
+        }
+        putw(&mut v, 0);
+        putw(&mut v, 0x1000);
+        putw(&mut v, 0x1000);
+        putw(&mut v, 0x100);
+        putw(&mut v, 0x100);
+        if !w64 {
+            put32(&mut v, 5);
+        }
+        putw(&mut v, 0x1000);
+        v.extend_from_slice(&symtab);
+        v.extend_from_slice(&strtab);
+        // sections: null, .text, .symtab, .strtab
+        let sh = |v: &mut Vec<u8>, ty: u32, off: u64, size: u64, link: u32, ent: u64| {
+            put32(v, 0);
+            put32(v, ty);
+            putw(v, 0);
+            putw(v, 0);
+            putw(v, off);
+            putw(v, size);
+            put32(v, link);
+            put32(v, 0);
+            putw(v, 8);
+            putw(v, ent);
+        };
+        sh(&mut v, 0, 0, 0, 0, 0);
+        sh(&mut v, 1, 0, 0x100, 0, 0);
+        let ent = if w64 { 24 } else { 16 };
+        sh(&mut v, SHT_SYMTAB, symoff, symtab.len() as u64, 3, ent);
+        sh(&mut v, 3, stroff, strtab.len() as u64, 0, 0);
+        v
+    }
+
+    /// Review regression: 5,000 symbols all naming one 200 KB string once made 5,000 copies of
+    /// it (1 GB from a 320 KB file); names are now ranges into one copy of the string table.
+    #[test]
+    fn shared_long_names_are_kept_once() {
+        let long = "x".repeat(200_000);
+        let mut syms: Vec<(&str, u64, u64, u8, u16)> = vec![(long.as_str(), 0x1000, 1, 0x12, 1)];
+        syms.extend((1..5_000u64).map(|i| ("", 0x1000 + i, 1, 0x12, 1)));
+        let mut data = build(WordSize::W64, Endian::Little, &syms);
+        // Point every symbol's st_name at the long name (strtab offset 1).
+        for k in 1..=syms.len() {
+            let at = 64 + 56 + 24 * k;
+            data[at..at + 4].copy_from_slice(&1u32.to_le_bytes());
+        }
+        let elf = Elf::parse(&data).unwrap();
+        assert_eq!(elf.functions.len(), 5_000);
+        for f in [
+            elf.functions.first().unwrap(),
+            elf.functions.last().unwrap(),
+        ] {
+            assert_eq!(elf.name(f).len(), 200_000);
+        }
+        assert!(elf.strings.len() <= data.len(), "{}", elf.strings.len());
+    }
+
+    const SYMS: &[(&str, u64, u64, u8, u16)] = &[
+        ("Java_a_B_c", 0x1010, 0x10, 0x12, 1),
+        ("alias_long_name", 0x1020, 0x8, 0x12, 1),
+        ("al", 0x1020, 0x20, 0x12, 1),
+        ("zero_sized", 0x1040, 0, 0x02, 1),
+        ("overlong", 0x1050, 0x1000, 0x12, 1),
+        ("last_no_size", 0x1060, 0, 0x12, 1),
+        ("data_object", 0x1070, 4, 0x11, 1),
+        ("undefined", 0x1080, 4, 0x12, 0),
+        ("absolute", 0x1090, 4, 0x12, 0xfff1),
+    ];
+
+    fn check(elf: &Elf) {
+        let names: Vec<_> = elf
+            .functions
+            .iter()
+            .map(|f| (elf.name(f).into_owned(), f.address, f.size))
+            .collect();
+        assert_eq!(
+            names,
+            [
+                ("Java_a_B_c".to_owned(), 0x1010, 0x10),
+                ("al".to_owned(), 0x1020, 0x20),
+                ("zero_sized".to_owned(), 0x1040, 0x10),
+                ("overlong".to_owned(), 0x1050, 0x10),
+            ]
+        );
+        assert_eq!(elf.function_name(0x101f).unwrap(), "Java_a_B_c");
+        assert_eq!(elf.function_name(0x1030).unwrap(), "al");
+        assert!(elf.function(0x100f).is_none());
+        assert!(elf.function(0x1060).is_none());
+        assert_eq!(elf.address_of_offset(0x20), Some(0x1020));
+        assert_eq!(elf.address_of_offset(0x100), None);
+        assert_eq!(elf.load_address(), Some(0x1000));
+        assert_eq!(elf.symbol_source, SymbolSource::Symtab);
+    }
+
+    #[test]
+    fn all_four_layouts() {
+        for class in [WordSize::W32, WordSize::W64] {
+            for endian in [Endian::Little, Endian::Big] {
+                let data = build(class, endian, SYMS);
+                let elf = Elf::parse(&data).unwrap();
+                assert_eq!((elf.header.class, elf.header.endian), (class, endian));
+                check(&elf);
+            }
+        }
+    }
+
+    #[test]
+    fn every_truncation_is_an_error() {
+        for class in [WordSize::W32, WordSize::W64] {
+            let data = build(class, Endian::Big, SYMS);
+            for n in 0..data.len() {
+                assert!(Elf::parse(&data[..n]).is_err(), "{class:?} cut at {n}");
+            }
+        }
+    }
+
+    #[test]
+    fn bad_magic_class_and_data() {
+        let data = build(WordSize::W64, Endian::Little, SYMS);
+        for (at, v, what) in [
+            (0, 0u8, "ELF magic"),
+            (4, 3, "ELF EI_CLASS"),
+            (5, 0, "ELF EI_DATA"),
+        ] {
+            let mut d = data.clone();
+            d[at] = v;
+            match Elf::parse(&d) {
+                Err(Error::Invalid {
+                    what: w, offset, ..
+                }) => {
+                    assert_eq!((w, offset), (what, at as u64));
+                }
+                other => panic!("{other:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn huge_counts_and_offsets_are_errors_not_allocations() {
+        let data = build(WordSize::W64, Endian::Little, SYMS);
+        // e_phnum = 0xfffe, e_shnum = 0xffff, e_shoff and e_phoff near u64::MAX.
+        for (at, bytes) in [
+            (56usize, vec![0xfe, 0xff]),
+            (60, vec![0xff, 0xff]),
+            (32, vec![0xff; 8]),
+            (40, vec![0xf0; 8]),
+        ] {
+            let mut d = data.clone();
+            d[at..at + bytes.len()].copy_from_slice(&bytes);
+            let e = Elf::parse(&d).unwrap_err();
+            assert!(matches!(e, Error::Truncated { .. }), "{at}: {e}");
+        }
+        // A symbol table whose sh_size runs past the end of the file.
+        let shoff = u64::from_le_bytes(data[40..48].try_into().unwrap()) as usize;
+        let mut d = data.clone();
+        let size_at = shoff + 2 * 64 + 32;
+        d[size_at..size_at + 8].copy_from_slice(&u64::MAX.to_le_bytes());
+        assert!(matches!(
+            Elf::parse(&d),
+            Err(Error::Truncated {
+                what: "ELF symbol table",
+                ..
+            })
+        ));
+        // sh_entsize 0 and a dangling sh_link.
+        let mut d = data.clone();
+        let ent_at = shoff + 2 * 64 + 56;
+        d[ent_at..ent_at + 8].copy_from_slice(&0u64.to_le_bytes());
+        assert!(matches!(Elf::parse(&d), Err(Error::Invalid { .. })));
+        let mut d = data;
+        let link_at = shoff + 2 * 64 + 40;
+        d[link_at..link_at + 4].copy_from_slice(&99u32.to_le_bytes());
+        assert!(matches!(Elf::parse(&d), Err(Error::Invalid { .. })));
+    }
+
+    #[test]
+    fn extended_section_count_in_section_zero() {
+        let mut data = build(WordSize::W64, Endian::Little, SYMS);
+        let shoff = u64::from_le_bytes(data[40..48].try_into().unwrap()) as usize;
+        data[60..62].copy_from_slice(&0u16.to_le_bytes());
+        data[shoff + 32..shoff + 40].copy_from_slice(&4u64.to_le_bytes());
+        let elf = Elf::parse(&data).unwrap();
+        assert_eq!(elf.header.shnum, 4);
+        check(&elf);
+    }
+
+    #[test]
+    fn dynsym_only_when_there_is_no_symtab() {
+        let mut data = build(WordSize::W32, Endian::Little, SYMS);
+        let shoff = u32::from_le_bytes(data[32..36].try_into().unwrap()) as usize;
+        let ty_at = shoff + 2 * 40 + 4;
+        data[ty_at..ty_at + 4].copy_from_slice(&SHT_DYNSYM.to_le_bytes());
+        let elf = Elf::parse(&data).unwrap();
+        assert_eq!(elf.symbol_source, SymbolSource::Dynsym);
+        assert_eq!(elf.functions.len(), 4);
+        // Neither table: no names, no error.
+        data[ty_at..ty_at + 4].copy_from_slice(&1u32.to_le_bytes());
+        let elf = Elf::parse(&data).unwrap();
+        assert_eq!(elf.symbol_source, SymbolSource::None);
+        assert!(elf.functions.is_empty());
+    }
+}
