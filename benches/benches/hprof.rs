@@ -15,12 +15,11 @@
 )]
 
 use std::collections::HashMap;
-use std::hash::BuildHasherDefault;
 use std::io::Read;
 use std::path::PathBuf;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group};
-use hprof::binary::histogram::{Histogram, IdHasher};
+use hprof::binary::histogram::{Histogram, IdState};
 use hprof::binary::incremental::Decoder;
 use hprof::binary::write::Writer;
 use hprof::binary::{Record, Records};
@@ -70,10 +69,10 @@ fn ours_stream(path: &PathBuf) -> u64 {
 /// arrays by type, and the name records (borrowed), as a histogram needs them.
 #[derive(Default)]
 struct PeerState<'a> {
-    classes: HashMap<u64, (u64, u64), BuildHasherDefault<IdHasher>>,
+    classes: HashMap<u64, (u64, u64), IdState>,
     prims: [(u64, u64); 12],
-    utf8: HashMap<u64, &'a [u8], BuildHasherDefault<IdHasher>>,
-    load_classes: HashMap<u64, u64, BuildHasherDefault<IdHasher>>,
+    utf8: HashMap<u64, &'a [u8], IdState>,
+    load_classes: HashMap<u64, u64, IdState>,
 }
 
 impl<'a> PeerState<'a> {

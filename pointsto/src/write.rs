@@ -3,10 +3,9 @@
 //! recorded when the report was read (or the current format's defaults).
 
 use std::collections::HashSet;
-use std::hash::BuildHasherDefault;
 
 use crate::call_tree::txt::{self, BciList, IdTag, NodeKind};
-use crate::call_tree::{CallGraph, DeclaredTarget, IdHasher, InvokeKind, TxtLayout};
+use crate::call_tree::{CallGraph, DeclaredTarget, IdState, InvokeKind, TxtLayout};
 use crate::cursor::{self, TextStyle};
 use crate::error::{Error, Result};
 use crate::object_tree::{self, ObjectTree};
@@ -41,7 +40,7 @@ pub fn call_tree_txt(graph: &CallGraph) -> Result<String> {
     out.push_str(txt::HEADER);
     out.push_str(eol);
     let mut path: Vec<bool> = Vec::new();
-    let mut expanded: HashSet<u64, BuildHasherDefault<IdHasher>> = HashSet::default();
+    let mut expanded: HashSet<u64, IdState> = HashSet::default();
     // A graph read from TXT says where each method is expanded; for others, the printer's
     // rule: where breadth-first search from the roots first reaches it.
     let sites = if graph.txt.is_some() {

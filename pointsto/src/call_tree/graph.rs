@@ -3,7 +3,7 @@
 //! (`points-to-analysis-reports.ja.txt`, "コール・ツリー"; `iprof-pointsto.md` §2.3 and §2.5).
 
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
+use std::hash::{BuildHasher, Hasher};
 
 use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
@@ -12,29 +12,67 @@ use crate::call_tree::txt::{self, BciList, CallTreeLine, IdTag, NodeKind};
 use crate::cursor::{ByteLines, LineEnding, StyleTracker, TextStyle};
 use crate::error::{Error, Result, quote};
 
-/// A fast hasher for the reports' integer ids (a multiplicative hash: ids are not
-/// attacker-chosen keys of a long-lived service, and each lookup is on the parser's hot path).
+/// A fast hasher for the reports' integer ids, seeded per map: one folded 64×64→128-bit
+/// multiply of the id and a secret seed. Ids come from the report, so they may be chosen to
+/// collide; with the seed drawn at random for each map (see [`IdState`]) no fixed set of ids
+/// makes every lookup probe the same buckets, as they could with an unseeded multiplicative
+/// hash (ids `i << 32` all landed in one bucket).
 #[derive(Debug, Clone, Copy, Default)]
-pub struct IdHasher(u64);
+pub struct IdHasher {
+    seed: u64,
+    hash: u64,
+}
+
+/// `x * y` as 128 bits, its halves XORed together.
+#[inline(always)]
+fn folded_multiply(x: u64, y: u64) -> u64 {
+    let full = u128::from(x) * u128::from(y);
+    (full as u64) ^ ((full >> 64) as u64)
+}
 
 impl Hasher for IdHasher {
     fn finish(&self) -> u64 {
-        self.0
+        self.hash
     }
 
     fn write(&mut self, bytes: &[u8]) {
         for &b in bytes {
-            self.0 = (self.0.rotate_left(5) ^ u64::from(b)).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+            self.write_u64(self.hash.rotate_left(8) ^ u64::from(b));
         }
     }
 
     fn write_u64(&mut self, id: u64) {
-        self.0 = (self.0.rotate_left(5) ^ id).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+        self.hash = folded_multiply(id ^ self.seed, 0x9E37_79B9_7F4A_7C15 ^ self.hash);
+    }
+}
+
+/// Builds [`IdHasher`]s with a seed drawn at random (from the standard library's per-process
+/// random keys) when the map is created.
+#[derive(Debug, Clone, Copy)]
+pub struct IdState {
+    seed: u64,
+}
+
+impl Default for IdState {
+    fn default() -> Self {
+        let seed = std::collections::hash_map::RandomState::new().hash_one(0x1d5_u64);
+        IdState { seed }
+    }
+}
+
+impl BuildHasher for IdState {
+    type Hasher = IdHasher;
+
+    fn build_hasher(&self) -> IdHasher {
+        IdHasher {
+            seed: self.seed,
+            hash: 0,
+        }
     }
 }
 
 /// A map keyed by report ids.
-pub type IdMap<V> = IndexMap<u64, V, BuildHasherDefault<IdHasher>>;
+pub type IdMap<V> = IndexMap<u64, V, IdState>;
 
 /// How an invoke dispatches.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -453,7 +491,7 @@ pub(crate) struct IdIndex {
     dense: Vec<u32>,
     /// How many ids the vector holds (not its length, which grows with the largest id).
     dense_entries: usize,
-    sparse: HashMap<u64, usize, BuildHasherDefault<IdHasher>>,
+    sparse: HashMap<u64, usize, IdState>,
 }
 
 impl IdIndex {
@@ -498,7 +536,7 @@ impl IdIndex {
 #[derive(Debug, Default)]
 pub(crate) struct IdSet {
     dense: Vec<u64>,
-    sparse: std::collections::HashSet<u64, BuildHasherDefault<IdHasher>>,
+    sparse: std::collections::HashSet<u64, IdState>,
 }
 
 impl IdSet {
@@ -565,7 +603,7 @@ pub struct CallGraphBuilder {
     /// Ids defined so far.
     defined: IdSet,
     /// Ids referenced before their definition, with the first referencing line.
-    pending: HashMap<u64, u64, BuildHasherDefault<IdHasher>>,
+    pending: HashMap<u64, u64, IdState>,
     style: StyleTracker,
     trailing: Option<TrailingSpaces>,
     seen_direct: bool,
@@ -897,6 +935,24 @@ impl CallGraphBuilder {
 
 #[cfg(test)]
 mod tests {
+    /// Review regression: the unseeded multiplicative hash put ids `i << 32` (which a report can
+    /// hold) all in one bucket, making each insert scan all the others. Seeded, they spread
+    /// like random values (about 63% of 4096 buckets hit by 4096 keys).
+    #[test]
+    fn ids_sharing_low_bits_spread_over_buckets() {
+        use std::hash::BuildHasher;
+        let state = IdState::default();
+        let buckets: std::collections::HashSet<u64> = (0..4096u64)
+            .map(|i| state.hash_one(i << 32) & 4095)
+            .collect();
+        assert!(buckets.len() > 2200, "{} buckets", buckets.len());
+        let small: std::collections::HashSet<u64> =
+            (0..4096u64).map(|i| state.hash_one(i) & 4095).collect();
+        assert!(small.len() > 2200, "{} buckets", small.len());
+        // Two maps draw different seeds.
+        assert_ne!(state.hash_one(1u64), IdState::default().hash_one(1u64));
+    }
+
     use super::*;
 
     #[test]

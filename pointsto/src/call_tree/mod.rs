@@ -7,5 +7,5 @@ pub mod txt;
 
 pub use graph::{
     CallGraph, CallGraphBuilder, Callee, Callees, CsvMethodInfo, DeclaredTarget, EntryPoint,
-    IdHasher, IdMap, Invoke, InvokeEdge, InvokeKind, Method, TrailingSpaces, TxtLayout,
+    IdHasher, IdMap, IdState, Invoke, InvokeEdge, InvokeKind, Method, TrailingSpaces, TxtLayout,
 };
