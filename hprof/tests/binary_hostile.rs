@@ -194,7 +194,7 @@ fn many_string_classes_sharing_a_huge_superclass_stay_small() {
     let index = Index::build(&data).unwrap();
     let (strings, peak) = peak_of(|| index.java_strings().unwrap());
     assert_eq!(strings.len(), 1);
-    assert_eq!(strings.get(&77).map(String::as_str), Some(""));
+    assert_eq!(strings.get(&77).map(|s| &**s), Some(""));
     assert!(peak < 16 * MB, "java_strings peaked at {peak} bytes");
 }
 
@@ -264,4 +264,124 @@ fn many_classes_sharing_a_long_name_are_named_once() {
     let ids = index.classes_named(&"a.".repeat(50_000));
     assert_eq!(ids.len(), 2000);
     assert!(total < 16 * MB, "Index::build allocated {total} bytes");
+}
+
+/// A `STACK_FRAME` (4-byte ids) whose method, signature and source file are string `name_id`.
+fn frame(frame_id: u32, name_id: u32) -> Vec<u8> {
+    let mut b = Vec::new();
+    for v in [frame_id, name_id, name_id, name_id, 0, 1] {
+        b.extend_from_slice(&v.to_be_bytes());
+    }
+    record(0x04, &b)
+}
+
+/// A `STACK_TRACE` of `depth` frames, all `frame_id`.
+fn trace(serial: u32, frame_id: u32, depth: u32) -> Vec<u8> {
+    let mut b = Vec::new();
+    for v in [serial, 1, depth] {
+        b.extend_from_slice(&v.to_be_bytes());
+    }
+    for _ in 0..depth {
+        b.extend_from_slice(&frame_id.to_be_bytes());
+    }
+    record(0x05, &b)
+}
+
+/// Review regression: a 5,000-frame trace whose frames all carry one 10 KB name (a 30 KB
+/// dump) resolved to 5,000 × 3 copies of it (150 MB); `stack_trace` now shares each string.
+/// And 200 threads on that trace each got their own frames; `thread_stacks` now shares them.
+#[test]
+fn deep_traces_of_one_long_name_and_many_threads_stay_small() {
+    let mut data = header();
+    data.extend(utf8(1, &"m".repeat(10_000)));
+    data.extend(frame(7, 1));
+    data.extend(trace(5, 7, 5_000));
+    let mut roots = Vec::new();
+    for serial in 1..=200u32 {
+        roots.push(0x08); // ROOT_THREAD_OBJECT: object id, thread serial, trace serial
+        for v in [0x100 + serial, serial, 5] {
+            roots.extend_from_slice(&v.to_be_bytes());
+        }
+    }
+    data.extend(record(0x0C, &roots));
+    let index = Index::build(&data).unwrap();
+
+    let (frames, peak) = peak_of(|| index.stack_trace(5).unwrap());
+    assert_eq!(frames.len(), 5_000);
+    assert_eq!(frames[4_999].method_name.len(), 10_000);
+    assert!(peak < 16 * MB, "stack_trace peaked at {peak} bytes");
+
+    let (threads, peak) = peak_of(|| index.thread_stacks());
+    assert_eq!(threads.len(), 200);
+    assert!(threads.iter().all(|t| t.frames.len() == 5_000));
+    assert!(peak < 16 * MB, "thread_stacks peaked at {peak} bytes");
+}
+
+/// A Java 6 style dump: `java.lang.String` (`value` char[], `offset`, `count`) instances
+/// `(object id, offset, count)` of one char[] of `chars` elements.
+fn substring_dump(chars: u32, strings: &[(u32, u32, u32)]) -> Vec<u8> {
+    let mut data = header();
+    data.extend(utf8(1, "java/lang/String"));
+    data.extend(utf8(2, "value"));
+    data.extend(utf8(3, "offset"));
+    data.extend(utf8(4, "count"));
+    data.extend(load_class(1, 1000, 1));
+    let mut body = vec![0x20];
+    for v in [1000u32, 0, 0, 0, 0, 0, 0, 0, 12] {
+        body.extend_from_slice(&v.to_be_bytes());
+    }
+    body.extend_from_slice(&[0, 0, 0, 0, 0, 3]);
+    for (name, ty) in [(2u32, 2u8), (3, 10), (4, 10)] {
+        body.extend_from_slice(&name.to_be_bytes());
+        body.push(ty);
+    }
+    body.push(0x23); // PRIMITIVE_ARRAY_DUMP: id 9, serial, count, char
+    for v in [9u32, 0, chars] {
+        body.extend_from_slice(&v.to_be_bytes());
+    }
+    body.push(5);
+    for i in 0..chars {
+        body.extend_from_slice(&(u16::from(b'a') + (i % 26) as u16).to_be_bytes());
+    }
+    for &(id, offset, count) in strings {
+        body.push(0x21); // INSTANCE_DUMP: id, serial, class, 12 bytes of fields
+        for v in [id, 0, 1000, 12, 9, offset, count] {
+            body.extend_from_slice(&v.to_be_bytes());
+        }
+    }
+    data.extend(record(0x1C, &body));
+    data.extend(record(0x2C, &[]));
+    data
+}
+
+/// Review regression: 5,000 strings of one 20,000-char array (a 150 KB dump) decoded the array
+/// and copied its text once each (100 MB); they now share one decoded text.
+#[test]
+fn strings_sharing_one_array_share_its_text() {
+    let strings: Vec<(u32, u32, u32)> = (0..5_000).map(|k| (100 + k, 0, 20_000)).collect();
+    let data = substring_dump(20_000, &strings);
+    let index = Index::build(&data).unwrap();
+    let (texts, peak) = peak_of(|| index.java_strings().unwrap());
+    assert_eq!(texts.len(), 5_000);
+    assert!(texts.values().all(|t| t.len() == 20_000));
+    assert!(peak < 16 * MB, "java_strings peaked at {peak} bytes");
+}
+
+/// Substrings of one array at as many different ranges are all different texts: past a
+/// budget of 4 times the heap dumps plus 64 MiB, the call fails instead of growing on.
+#[test]
+fn substrings_at_many_ranges_hit_the_budget() {
+    let strings: Vec<(u32, u32, u32)> = (0..2_000).map(|k| (100 + k, k, 100_000 - k)).collect();
+    let data = substring_dump(100_000, &strings);
+    assert!(data.len() < MB);
+    let index = Index::build(&data).unwrap();
+    let (result, peak) = peak_of(|| index.java_strings());
+    let err = result.unwrap_err();
+    assert!(err.to_string().contains("exceed"), "{err}");
+    assert!(peak < 80 * MB, "java_strings peaked at {peak} bytes");
+    // A few substrings are fine.
+    let few = substring_dump(100_000, &strings[..3]);
+    let texts = Index::build(&few).unwrap().java_strings().unwrap();
+    assert_eq!(texts.get(&101).map(|t| t.len()), Some(99_999));
+    assert!(texts.get(&102).unwrap().starts_with("cde"));
 }

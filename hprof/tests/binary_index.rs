@@ -100,7 +100,7 @@ fn java_strings_every_layout() {
         let strings = ix.java_strings().unwrap();
         assert!(strings.len() > 100, "{name}");
         assert!(
-            strings.values().any(|s| s == expected),
+            strings.values().any(|s| &**s == expected),
             "{name}: no {expected:?}"
         );
         // Every string is printable text, not garbage from a wrong layout.
@@ -126,7 +126,7 @@ fn roots_and_threads() {
     let main = ix
         .thread_stacks()
         .into_iter()
-        .find(|t| t.frames.iter().any(|f| f.class_name == "HeapGen"))
+        .find(|t| t.frames.iter().any(|f| &*f.class_name == "HeapGen"))
         .unwrap();
     let text: Vec<String> = main.frames.iter().map(ToString::to_string).collect();
     assert_eq!(text.last().unwrap(), "HeapGen.main (HeapGen.java:31)");

@@ -6,13 +6,16 @@
 //! Everything borrows from the input; nothing is decoded until asked for.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use serde::Serialize;
 
 use super::cursor::Cursor;
 use super::error::{Error, Result};
 use super::header::Header;
-use super::heap_dump::{ClassDump, FieldDescriptor, GcRoot, InstanceDump, SubRecord, SubRecords};
+use super::heap_dump::{
+    ClassDump, FieldDescriptor, GcRoot, InstanceDump, PrimitiveArrayDump, SubRecord, SubRecords,
+};
 use super::histogram::{IdMap, java_class_name};
 use super::records::{Frame, HeapDump, LoadClass, Record, Records, StartThread, Trace};
 use super::types::{BasicType, Id, IdSize, Value};
@@ -81,17 +84,18 @@ impl<'a> ClassLayout<'a> {
     }
 }
 
-/// A stack frame with its strings resolved.
+/// A stack frame with its strings resolved. The strings are shared (`Arc`): a dump may name
+/// every frame of a deep stack with one long string, and each is converted once.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
 pub struct ResolvedFrame {
     /// Class name in Java source form (empty when unknown).
-    pub class_name: String,
+    pub class_name: Arc<str>,
     /// Method name.
-    pub method_name: String,
+    pub method_name: Arc<str>,
     /// Method signature.
-    pub method_signature: String,
+    pub method_signature: Arc<str>,
     /// Source file name.
-    pub source_file: String,
+    pub source_file: Arc<str>,
     /// Line (> 0), or 0 / negative codes as in [`Frame::line`].
     pub line: i32,
 }
@@ -117,8 +121,101 @@ pub struct ThreadStack {
     pub thread_object_id: Id,
     /// Stack trace serial.
     pub stack_trace_serial: u32,
-    /// Frames, innermost first.
-    pub frames: Vec<ResolvedFrame>,
+    /// Frames, innermost first (shared by the threads with the same trace).
+    pub frames: Arc<[ResolvedFrame]>,
+}
+
+/// Strings of frames resolved once for a whole query (many frames share names, many threads
+/// share traces), so the output is never larger than the dump by more than pointers.
+struct FrameNames<'i, 'a> {
+    index: &'i Index<'a>,
+    strings: HashMap<Id, Arc<str>>,
+    classes: HashMap<u32, Arc<str>>,
+    traces: HashMap<u32, Arc<[ResolvedFrame]>>,
+}
+
+impl<'i, 'a> FrameNames<'i, 'a> {
+    fn new(index: &'i Index<'a>) -> Self {
+        FrameNames {
+            index,
+            strings: HashMap::new(),
+            classes: HashMap::new(),
+            traces: HashMap::new(),
+        }
+    }
+
+    fn string(&mut self, id: Id) -> Arc<str> {
+        let index = self.index;
+        self.strings
+            .entry(id)
+            .or_insert_with(|| {
+                index
+                    .string(id)
+                    .map(|b| Arc::from(String::from_utf8_lossy(b)))
+                    .unwrap_or_else(|| Arc::from(""))
+            })
+            .clone()
+    }
+
+    fn class(&mut self, serial: u32) -> Arc<str> {
+        let index = self.index;
+        self.classes
+            .entry(serial)
+            .or_insert_with(|| {
+                let name = index
+                    .class_by_serial(serial)
+                    .and_then(|c| index.class_name(c))
+                    .unwrap_or_default();
+                Arc::from(name)
+            })
+            .clone()
+    }
+
+    fn frame(&mut self, frame_id: Id) -> Option<ResolvedFrame> {
+        let f = self.index.frames.get(&frame_id)?;
+        Some(ResolvedFrame {
+            class_name: self.class(f.class_serial),
+            method_name: self.string(f.method_name_id),
+            method_signature: self.string(f.method_signature_id),
+            source_file: self.string(f.source_file_id),
+            line: f.line,
+        })
+    }
+
+    fn trace(&mut self, serial: u32) -> Option<Vec<ResolvedFrame>> {
+        let t = self.index.traces.get(&serial)?;
+        Some(t.frame_ids.iter().filter_map(|id| self.frame(id)).collect())
+    }
+
+    fn shared_trace(&mut self, serial: u32) -> Arc<[ResolvedFrame]> {
+        if let Some(t) = self.traces.get(&serial) {
+            return t.clone();
+        }
+        let t: Arc<[ResolvedFrame]> = self.trace(serial).unwrap_or_default().into();
+        self.traces.insert(serial, t.clone());
+        t
+    }
+}
+
+/// The UTF-16 code units of a `String`'s `value` array: `char[]` as is; `byte[]` as UTF-16
+/// (little-endian) with `coder` 1, else Latin-1 (JDK 9+ `coder` 0, Android's compressed
+/// strings).
+fn string_units(a: &PrimitiveArrayDump<'_>, coder: Option<i64>) -> Vec<u16> {
+    match (a.element_type, coder) {
+        (BasicType::Char, _) => a.chars().map(Iterator::collect).unwrap_or_default(),
+        (BasicType::Byte, Some(1)) => a
+            .data
+            .chunks_exact(2)
+            .map(|c| {
+                u16::from_le_bytes([
+                    c.first().copied().unwrap_or(0),
+                    c.last().copied().unwrap_or(0),
+                ])
+            })
+            .collect(),
+        (BasicType::Byte, _) => a.data.iter().map(|&b| u16::from(b)).collect(),
+        _ => Vec::new(),
+    }
 }
 
 /// A `java.lang.String` instance's id and its `coder`, `offset` and `count` fields.
@@ -132,7 +229,7 @@ type StringFields = (Id, Option<i64>, Option<i64>, Option<i64>);
 ///     "/tests/data/binary/heapgen_jdk17.hprof"))?;
 /// let index = Index::build(&data)?;
 /// let strings = index.java_strings()?;
-/// assert!(strings.values().any(|s| s == "java.lang.Object"));
+/// assert!(strings.values().any(|s| &**s == "java.lang.Object"));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Debug, Clone)]
@@ -367,22 +464,7 @@ impl<'a> Index<'a> {
 
     /// The `FRAME` with this id, resolved.
     pub fn frame(&self, frame_id: Id) -> Option<ResolvedFrame> {
-        let f = self.frames.get(&frame_id)?;
-        let s = |id: Id| {
-            self.string(id)
-                .map(|b| String::from_utf8_lossy(b).into_owned())
-                .unwrap_or_default()
-        };
-        Some(ResolvedFrame {
-            class_name: self
-                .class_by_serial(f.class_serial)
-                .and_then(|c| self.class_name(c))
-                .unwrap_or_default(),
-            method_name: s(f.method_name_id),
-            method_signature: s(f.method_signature_id),
-            source_file: s(f.source_file_id),
-            line: f.line,
-        })
+        FrameNames::new(self).frame(frame_id)
     }
 
     /// The `TRACE` with this serial.
@@ -392,8 +474,7 @@ impl<'a> Index<'a> {
 
     /// The frames of a trace, innermost first (frames without a `FRAME` record are left out).
     pub fn stack_trace(&self, serial: u32) -> Option<Vec<ResolvedFrame>> {
-        let t = self.traces.get(&serial)?;
-        Some(t.frame_ids.iter().filter_map(|id| self.frame(id)).collect())
+        FrameNames::new(self).trace(serial)
     }
 
     /// Every thread with its stack, from `ROOT_THREAD_OBJECT` roots (HotSpot, ART) and
@@ -413,13 +494,14 @@ impl<'a> Index<'a> {
             .threads
             .iter()
             .map(|t| (t.thread_serial, t.thread_object_id, t.stack_trace_serial));
+        let mut names = FrameNames::new(self);
         for (thread_serial, thread_object_id, stack_trace_serial) in roots.chain(started) {
             if seen.insert(thread_serial) {
                 out.push(ThreadStack {
                     thread_serial,
                     thread_object_id,
                     stack_trace_serial,
-                    frames: self.stack_trace(stack_trace_serial).unwrap_or_default(),
+                    frames: names.shared_trace(stack_trace_serial),
                 });
             }
         }
@@ -433,9 +515,14 @@ impl<'a> Index<'a> {
     /// `byte[]` with `coder` (JDK 9+: 0 Latin-1, 1 UTF-16 in the dumping machine's byte order,
     /// little-endian assumed), and Android's compressed `byte[]` strings.
     ///
+    /// Strings with the same `value` array and range share one text (`Arc<str>`), and each
+    /// array is decoded once.
+    ///
     /// # Errors
-    /// Decoding errors of the heap dumps.
-    pub fn java_strings(&self) -> Result<IdMap<String>> {
+    /// Decoding errors of the heap dumps; [`Error::Invalid`] when the distinct texts (Java 6
+    /// substrings of one array at many different ranges) would exceed 4 times the heap dumps'
+    /// size plus 64 MiB.
+    pub fn java_strings(&self) -> Result<IdMap<Arc<str>>> {
         let id_size = self.header.id_size;
         let string_classes = self.classes_named("java.lang.String");
         let mut layouts = IdMap::default();
@@ -483,48 +570,76 @@ impl<'a> Index<'a> {
                 }
             }
         }
-        // Pass 2: the arrays they point to.
-        let mut out = IdMap::default();
-        for s in self.sub_records() {
-            if let SubRecord::PrimitiveArrayDump(a) = s? {
+        // Pass 2: the arrays they point to. Each array is decoded once per coder, and strings
+        // with the same array and range share their text; what differs (Java 6 substrings of
+        // one array at many offsets) counts against a budget proportional to the dump.
+        let dump_bytes: usize = self.heap_dumps.iter().map(|d| d.body.len()).sum();
+        let mut budget = dump_bytes.saturating_mul(4).saturating_add(64 << 20);
+        let mut out: IdMap<Arc<str>> = IdMap::default();
+        let empty: Arc<str> = Arc::from("");
+        let sub_records = self
+            .heap_dumps
+            .iter()
+            .flat_map(|d| d.sub_records().map(move |s| s.map(|s| (d, s))));
+        for s in sub_records {
+            if let (d, SubRecord::PrimitiveArrayDump(a)) = s? {
                 let Some(users) = wanted.get(&a.array_id) else {
                     continue;
                 };
+                // Where the array's elements start in the file (for the error below).
+                let at = d.offset.saturating_add(
+                    (a.data.as_ptr() as usize).saturating_sub(d.body.as_ptr() as usize) as u64,
+                );
+                let mut decoded: Vec<(Option<i64>, Vec<u16>)> = Vec::new();
+                let mut texts: HashMap<(Option<i64>, usize, usize), Arc<str>> = HashMap::new();
                 for &(string_id, coder, offset, count) in users {
-                    let units: Vec<u16> = match (a.element_type, coder) {
-                        (BasicType::Char, _) => {
-                            a.chars().map(Iterator::collect).unwrap_or_default()
-                        }
-                        (BasicType::Byte, Some(1)) => a
-                            .data
-                            .chunks_exact(2)
-                            .map(|c| {
-                                u16::from_le_bytes([
-                                    c.first().copied().unwrap_or(0),
-                                    c.last().copied().unwrap_or(0),
-                                ])
-                            })
-                            .collect(),
-                        (BasicType::Byte, _) => a.data.iter().map(|&b| u16::from(b)).collect(),
+                    let coder = match a.element_type {
+                        BasicType::Char => None,
+                        BasicType::Byte => coder,
                         _ => continue,
                     };
-                    let units = match (offset, count) {
-                        (Some(o), Some(n)) if o >= 0 && n >= 0 => units
-                            .get(
-                                o as usize
-                                    ..(o as usize).saturating_add(n as usize).min(units.len()),
-                            )
-                            .unwrap_or_default()
-                            .to_vec(),
-                        _ => units,
+                    let i = match decoded.iter().position(|(c, _)| *c == coder) {
+                        Some(i) => i,
+                        None => {
+                            decoded.push((coder, string_units(&a, coder)));
+                            decoded.len() - 1
+                        }
                     };
-                    out.insert(string_id, String::from_utf16_lossy(&units));
+                    let units: &[u16] = decoded.get(i).map_or(&[], |(_, u)| u.as_slice());
+                    let range = match (offset, count) {
+                        (Some(o), Some(n)) if o >= 0 && n >= 0 => {
+                            let start = (o as usize).min(units.len());
+                            start..(o as usize).saturating_add(n as usize).min(units.len())
+                        }
+                        _ => 0..units.len(),
+                    };
+                    let key = (coder, range.start, range.end);
+                    let text = match texts.get(&key) {
+                        Some(t) => t.clone(),
+                        None => {
+                            let t: Arc<str> =
+                                String::from_utf16_lossy(units.get(range).unwrap_or_default())
+                                    .into();
+                            budget = budget.checked_sub(t.len()).ok_or_else(|| Error::Invalid {
+                                offset: at,
+                                message: format!(
+                                    "java.lang.String contents exceed {} bytes \
+                                         (4 times the heap dumps plus 64 MiB): strings share \
+                                         this array at too many different ranges",
+                                    dump_bytes.saturating_mul(4).saturating_add(64 << 20)
+                                ),
+                            })?;
+                            texts.insert(key, t.clone());
+                            t
+                        }
+                    };
+                    out.insert(string_id, text);
                 }
             }
         }
         // Strings whose value is null or missing are empty.
         for id in order {
-            out.entry(id).or_default();
+            out.entry(id).or_insert_with(|| empty.clone());
         }
         Ok(out)
     }
