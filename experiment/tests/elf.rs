@@ -13,6 +13,7 @@ mod common;
 use common::{FsSource, data};
 use experiment::Experiment;
 use experiment::elf::{Elf, SymbolSource};
+use experiment::frameinfo::Stack;
 use std::collections::BTreeSet;
 
 const LIBJAVA: &str = "/usr/lib/jvm/java-17-openjdk-amd64/lib/libjava.so";
@@ -121,6 +122,19 @@ fn offsets_and_load_bias_agree_on_the_original_library() {
     }
 }
 
+/// The call stack of the heap packet with timestamp `tstamp`, and its time since the run start.
+fn heap_packet<S: experiment::Source>(exp: &Experiment<S>, tstamp: u64) -> (Stack, u64) {
+    let start = exp.log().run_start().unwrap();
+    let file = exp.data("heaptrace").unwrap();
+    let p = file
+        .packets()
+        .map(|p| p.unwrap())
+        .find(|p| p.typed().unwrap().common().tstamp == tstamp)
+        .unwrap();
+    let c = *p.typed().unwrap().common();
+    (exp.stack(c.frinfo).unwrap().unwrap(), c.tstamp - start)
+}
+
 #[test]
 fn native_frames_of_a_find_bootstrap_class_malloc() {
     // dheap.txt packet 109: … findBootstrapClass <Java native method>,
@@ -128,16 +142,7 @@ fn native_frames_of_a_find_bootstrap_class_malloc() {
     let exp = Experiment::open(FsSource(data().join("java_heap/test.1.er"))).unwrap();
     let elf = extract();
     let jclasses = exp.jclasses().unwrap().unwrap();
-    let start = exp.log().run_start().unwrap();
-    let file = exp.data("heaptrace").unwrap();
-    let p = file
-        .packets()
-        .map(|p| p.unwrap())
-        .find(|p| p.typed().unwrap().common().tstamp == 4_668_517_296_408)
-        .unwrap();
-    let c = *p.typed().unwrap().common();
-    let stack = exp.stack(c.frinfo).unwrap().unwrap();
-    let rel = c.tstamp - start;
+    let (stack, rel) = heap_packet(&exp, 4_668_517_296_408);
     let map = exp.map();
     let name = |pc: u64| {
         let r = map.resolve(pc, rel).unwrap();
@@ -209,16 +214,7 @@ fn collector_sample_packet_splices_its_jni_frames() {
     let exp = Experiment::open(FsSource(data().join("java_heap/test.1.er"))).unwrap();
     let elf = collector_extract();
     let jclasses = exp.jclasses().unwrap().unwrap();
-    let start = exp.log().run_start().unwrap();
-    let file = exp.data("heaptrace").unwrap();
-    let p = file
-        .packets()
-        .map(|p| p.unwrap())
-        .find(|p| p.typed().unwrap().common().tstamp == 4_668_515_807_563)
-        .unwrap();
-    let c = *p.typed().unwrap().common();
-    let stack = exp.stack(c.frinfo).unwrap().unwrap();
-    let rel = c.tstamp - start;
+    let (stack, rel) = heap_packet(&exp, 4_668_515_807_563);
     let map = exp.map();
     let base = map.load_base(COLLECTOR, rel).unwrap();
     assert_eq!(base, 0x7F67_5FCE_0000);
