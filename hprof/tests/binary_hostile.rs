@@ -385,3 +385,33 @@ fn substrings_at_many_ranges_hit_the_budget() {
     assert_eq!(texts.get(&101).map(|t| t.len()), Some(99_999));
     assert!(texts.get(&102).unwrap().starts_with("cde"));
 }
+
+/// Review regression: an instance shorter than its class layout was reported at byte 0; the
+/// error now gives where the instance's field bytes start.
+#[test]
+fn short_instances_are_reported_where_their_fields_are() {
+    let mut body = Vec::new();
+    class_dump(&mut body, 1, 0, 3, 7); // three int fields: 12 bytes
+    body.push(0x21);
+    for v in [0x50u32, 0, 1, 4] {
+        body.extend_from_slice(&v.to_be_bytes());
+    }
+    let fields_at = (31 + 9 + body.len()) as u64;
+    body.extend_from_slice(&[0, 0, 0, 1]);
+    let mut data = header();
+    data.extend(record(0x1C, &body));
+    data.extend(record(0x2C, &[]));
+    let index = Index::build(&data).unwrap();
+    let instance = index
+        .sub_records()
+        .find_map(|s| match s.unwrap() {
+            hprof::binary::heap_dump::SubRecord::InstanceDump(i) => Some(i),
+            _ => None,
+        })
+        .unwrap();
+    let err = index.instance_fields(&instance).unwrap_err();
+    assert_eq!(err.offset(), fields_at, "{err}");
+    assert!(err.to_string().contains("has 4 field byte(s)"), "{err}");
+    assert_eq!(index.offset_of(instance.data), fields_at);
+    assert_eq!(index.offset_of(b"elsewhere"), 0);
+}

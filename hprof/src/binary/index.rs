@@ -441,8 +441,34 @@ impl<'a> Index<'a> {
     /// # Errors
     /// As [`Index::layout`] and [`ClassLayout::decode`].
     pub fn instance_fields(&self, instance: &InstanceDump<'_>) -> Result<Vec<(&'a [u8], Value)>> {
-        self.layout(instance.class_id)?
+        let layout = self.layout(instance.class_id)?;
+        layout
             .decode(instance, self.header.id_size, 0)
+            .map_err(|e| match e {
+                // Say where the instance's field bytes are in the file.
+                Error::Invalid { message, .. } => Error::Invalid {
+                    offset: self.offset_of(instance.data),
+                    message,
+                },
+                e => e,
+            })
+    }
+
+    /// The file offset of `bytes` when they lie in one of this dump's heap-dump records (as
+    /// the slices of decoded sub-records do), else 0.
+    pub fn offset_of(&self, bytes: &[u8]) -> u64 {
+        let p = bytes.as_ptr() as usize;
+        // Heap-dump bodies are in file order, so their addresses increase.
+        let i = self
+            .heap_dumps
+            .partition_point(|d| d.body.as_ptr() as usize <= p);
+        i.checked_sub(1)
+            .and_then(|i| self.heap_dumps.get(i))
+            .and_then(|d| {
+                let within = p - d.body.as_ptr() as usize;
+                (within <= d.body.len()).then(|| d.offset + within as u64)
+            })
+            .unwrap_or(0)
     }
 
     /// GC roots in file order.
