@@ -7,8 +7,9 @@
 //! caller hands the bytes of one to [`Elf::parse`], which reads the ELF header (32- or 64-bit,
 //! either byte order), the program headers, the section headers and the function symbols:
 //!
-//! * the symbols come from `.symtab` when there is one (any `SHT_SYMTAB` section), else from
-//!   `.dynsym` (and Solaris' `.SUNW_ldynsym`) — never both, like gprofng;
+//! * the symbols come from `.symtab` when there is one (the first `SHT_SYMTAB` section), else
+//!   from `.dynsym` (and Solaris' `.SUNW_ldynsym`; the first section of each type) — never
+//!   both, like gprofng;
 //! * only `STT_FUNC` symbols defined in a real section count (undefined and `SHN_ABS`/other
 //!   reserved section indexes are skipped, as are symbols at address 0);
 //! * symbols at the same address are aliases: the shortest name stands for all of them, with
@@ -404,15 +405,20 @@ impl Elf {
 
     /// gprofng's `check_Symtab`: `.symtab` if there is one, else the dynamic symbols.
     fn read_functions(&mut self, data: &[u8]) -> Result<()> {
-        let symtab: Vec<usize> = self.sections_of_type(&[SHT_SYMTAB]);
-        let (source, tables) = if symtab.is_empty() {
-            let dynsym = self.sections_of_type(&[SHT_SUNW_LDYNSYM, SHT_DYNSYM]);
-            if dynsym.is_empty() {
-                return Ok(());
+        // One table of each type, however many headers claim that type (every table read
+        // would copy its string table and symbols again).
+        let (source, tables) = match self.first_of_type(SHT_SYMTAB) {
+            Some(symtab) => (SymbolSource::Symtab, vec![symtab]),
+            None => {
+                let dynsym: Vec<usize> = [SHT_SUNW_LDYNSYM, SHT_DYNSYM]
+                    .into_iter()
+                    .filter_map(|t| self.first_of_type(t))
+                    .collect();
+                if dynsym.is_empty() {
+                    return Ok(());
+                }
+                (SymbolSource::Dynsym, dynsym)
             }
-            (SymbolSource::Dynsym, dynsym)
-        } else {
-            (SymbolSource::Symtab, symtab.into_iter().take(1).collect())
         };
         self.symbol_source = source;
         let mut raw = Vec::new();
@@ -423,18 +429,11 @@ impl Elf {
         Ok(())
     }
 
-    fn sections_of_type(&self, types: &[u32]) -> Vec<usize> {
-        let mut v = Vec::new();
-        for t in types {
-            v.extend(
-                self.section_headers
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, s)| s.sh_type == *t)
-                    .map(|(i, _)| i),
-            );
-        }
-        v
+    /// The index of the first section of type `sh_type`.
+    fn first_of_type(&self, sh_type: u32) -> Option<usize> {
+        self.section_headers
+            .iter()
+            .position(|s| s.sh_type == sh_type)
     }
 
     /// Reads the `STT_FUNC` symbols of symbol table section `idx` (gprofng `readSymSec`).
@@ -752,6 +751,32 @@ mod tests {
         ] {
             assert_eq!(elf.name(f).len(), 200_000);
         }
+        assert!(elf.strings.len() <= data.len(), "{}", elf.strings.len());
+    }
+
+    /// Review regression: every `SHT_DYNSYM` section header was read, so 2,000 headers (128 KB)
+    /// naming one 100 KB string table copied it 2,000 times (200 MB from a 230 KB file) and
+    /// read its symbols as often. Like gprofng, one `.dynsym` and one `.SUNW_ldynsym` are read.
+    #[test]
+    fn many_dynsym_headers_read_one_table() {
+        let long = "y".repeat(100_000);
+        let syms = [(long.as_str(), 0x1000u64, 1u64, 0x12u8, 1u16)];
+        let mut data = build(WordSize::W64, Endian::Little, &syms);
+        let shoff = u64::from_le_bytes(data[40..48].try_into().unwrap()) as usize;
+        let mut headers = data[shoff..shoff + 4 * 64].to_vec();
+        headers[2 * 64 + 4..2 * 64 + 8].copy_from_slice(&SHT_DYNSYM.to_le_bytes());
+        let dynsym = headers[2 * 64..3 * 64].to_vec();
+        for _ in 0..2_000 {
+            headers.extend_from_slice(&dynsym);
+        }
+        let new_shoff = data.len() as u64;
+        data.extend_from_slice(&headers);
+        data[40..48].copy_from_slice(&new_shoff.to_le_bytes());
+        data[60..62].copy_from_slice(&((headers.len() / 64) as u16).to_le_bytes());
+        let elf = Elf::parse(&data).unwrap();
+        assert_eq!(elf.symbol_source, SymbolSource::Dynsym);
+        assert_eq!(elf.functions.len(), 1);
+        assert_eq!(elf.name(&elf.functions[0]).len(), 100_000);
         assert!(elf.strings.len() <= data.len(), "{}", elf.strings.len());
     }
 

@@ -160,23 +160,37 @@ impl Stack {
         let mut frames = self.java.len() + usize::from(self.java_truncated);
         // `self.native` is leaf first: the scan walks it from the end (the root) down.
         let mut next = self.native.len();
+        // A stack may repeat a native method many times, and each scan after a stop starts at
+        // the frame it stopped at: names are built once per method, native frames named once,
+        // and a method matched once against the frame the scans stopped at.
+        let mut methods: HashMap<u64, Option<String>> = HashMap::new();
+        let mut named: Option<(usize, NativeFrame)> = None;
+        let mut matched: HashMap<(u64, usize), bool> = HashMap::new();
         for (depth, f) in self.java.iter().enumerate().rev() {
             if f.lineno != JNI_MARKER {
                 continue;
             }
             let leaf = depth == 0;
-            let method = jclasses.method_full_name(f.method_id);
             let mut found = false;
             while let Some(i) = next.checked_sub(1) {
-                let nf = native(self.native.get(i).copied().unwrap_or_default());
+                let nf = match named.take() {
+                    Some((at, nf)) if at == i => nf,
+                    _ => native(self.native.get(i).copied().unwrap_or_default()),
+                };
                 if !found {
-                    found = match (&method, &nf.function) {
-                        (Some(m), Some(func)) => jni_match(m, func),
-                        _ => false,
-                    };
+                    let method = methods
+                        .entry(f.method_id)
+                        .or_insert_with(|| jclasses.method_full_name(f.method_id));
+                    found = *matched.entry((f.method_id, i)).or_insert_with(|| {
+                        match (method.as_deref(), nf.function.as_deref()) {
+                            (Some(m), Some(func)) => jni_match(m, func),
+                            _ => false,
+                        }
+                    });
                 }
                 if found {
                     if nf.in_jvm && !leaf {
+                        named = Some((i, nf));
                         break;
                     }
                     frames += 1;

@@ -244,20 +244,8 @@ fn inflate(bits: &mut Bits<'_>, out: &mut Vec<u8>, limit: usize) -> Result<(), E
         match bits.take(2)? {
             0 => stored(bits, out, limit)?,
             1 => {
-                let mut lengths = [0u8; 288 + 30];
-                for (i, l) in lengths.iter_mut().enumerate() {
-                    *l = match i {
-                        0..=143 => 8,
-                        144..=255 => 9,
-                        256..=279 => 7,
-                        280..=287 => 8,
-                        _ => 5,
-                    };
-                }
-                let (lit, dist) = lengths.split_at(288);
-                let lit = Huffman::new(lit, bits.pos)?;
-                let dist = Huffman::new(dist, bits.pos)?;
-                codes(bits, out, limit, &lit, &dist)?;
+                let (lit, dist) = fixed_codes(bits.pos)?;
+                codes(bits, out, limit, lit, dist)?;
             }
             2 => {
                 let (lit, dist) = dynamic(bits)?;
@@ -270,6 +258,30 @@ fn inflate(bits: &mut Bits<'_>, out: &mut Vec<u8>, limit: usize) -> Result<(), E
             return Ok(());
         }
     }
+}
+
+/// The fixed literal/length and distance codes (RFC 1951, 3.2.6), built once: a block using
+/// them can be as short as 10 bits, so building them per block would cost far more than the
+/// input is long.
+fn fixed_codes(at: usize) -> Result<&'static (Huffman, Huffman), Error> {
+    static FIXED: OnceLock<Option<(Huffman, Huffman)>> = OnceLock::new();
+    FIXED
+        .get_or_init(|| {
+            let mut lengths = [0u8; 288 + 30];
+            for (i, l) in lengths.iter_mut().enumerate() {
+                *l = match i {
+                    0..=143 => 8,
+                    144..=255 => 9,
+                    256..=279 => 7,
+                    280..=287 => 8,
+                    _ => 5,
+                };
+            }
+            let (lit, dist) = lengths.split_at(288);
+            Some((Huffman::new(lit, 0).ok()?, Huffman::new(dist, 0).ok()?))
+        })
+        .as_ref()
+        .ok_or_else(|| gz("invalid fixed Huffman code", at))
 }
 
 fn stored(bits: &mut Bits<'_>, out: &mut Vec<u8>, limit: usize) -> Result<(), Error> {

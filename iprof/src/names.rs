@@ -16,8 +16,36 @@ use crate::model::{Ctx, Method, Profile};
 /// The id → name index of one profile.
 #[derive(Debug, Clone)]
 pub struct Names<'p> {
-    types: IndexMap<i64, &'p str>,
+    types: IndexMap<i64, TypeNames<'p>>,
     methods: IndexMap<i64, &'p Method<'p>>,
+}
+
+/// A type's name as in the file and in Java source form, rendered once per type so that a
+/// long name used by many signatures and frames is not re-scanned at every use.
+#[derive(Debug, Clone)]
+struct TypeNames<'p> {
+    /// The name as in the file (`[Ljava.lang.String;`).
+    raw: &'p str,
+    /// The Java source form (`java.lang.String[]`).
+    java: Cow<'p, str>,
+    /// Where the simple name (`String[]`) starts in `java`.
+    simple_start: usize,
+}
+
+impl<'p> TypeNames<'p> {
+    fn new(raw: &'p str) -> Self {
+        let java = java_type_name(raw);
+        let simple_start = java.len().saturating_sub(simple_name(&java).len());
+        TypeNames {
+            raw,
+            java,
+            simple_start,
+        }
+    }
+
+    fn simple(&self) -> &str {
+        self.java.get(self.simple_start..).unwrap_or(&self.java)
+    }
 }
 
 impl<'a> Profile<'a> {
@@ -32,7 +60,7 @@ impl<'p> Names<'p> {
     pub fn new(profile: &'p Profile<'_>) -> Self {
         let mut types = IndexMap::with_capacity(profile.types.len());
         for t in &profile.types {
-            types.entry(t.id).or_insert(&*t.name);
+            types.entry(t.id).or_insert_with(|| TypeNames::new(&t.name));
         }
         let mut methods: IndexMap<i64, &'p Method<'p>> =
             IndexMap::with_capacity(profile.methods.len());
@@ -44,7 +72,7 @@ impl<'p> Names<'p> {
 
     /// The `Class.getName()` name of type `id` (`[Ljava.lang.String;`).
     pub fn type_name(&self, id: i64) -> Option<&'p str> {
-        self.types.get(&id).copied()
+        self.types.get(&id).map(|t| t.raw)
     }
 
     /// The method with this id.
@@ -111,11 +139,8 @@ impl<'p> Names<'p> {
         id: Option<i64>,
         qualified: bool,
     ) -> fmt::Result {
-        match id.and_then(|id| self.type_name(id)) {
-            Some(name) => {
-                let java = java_type_name(name);
-                f.write_str(if qualified { &java } else { simple_name(&java) })
-            }
+        match id.and_then(|id| self.types.get(&id)) {
+            Some(t) => f.write_str(if qualified { &t.java } else { t.simple() }),
             None => match id {
                 Some(id) => write!(f, "<type {id}>"),
                 None => f.write_str("<no type>"),

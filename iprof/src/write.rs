@@ -26,10 +26,27 @@ impl Profile<'_> {
 
     /// Appends the profile as `.iprof` JSON text to `out`.
     pub fn write_json(&self, out: &mut String) {
+        // Each key once, in the first place it appears. A flag per key instead of a search of
+        // the keys so far: a file may have any number of unknown keys.
         let mut keys: Vec<TopLevelKey> = Vec::with_capacity(16);
-        for key in self.key_order.iter().chain(default_order(self).iter()) {
-            if self.has(*key) && !keys.contains(key) {
-                keys.push(*key);
+        let mut known = [false; 3 + Section::ALL.len()];
+        let mut unknown = vec![false; self.unknown.len()];
+        for &key in self.key_order.iter().chain(default_order(self).iter()) {
+            let seen = match key {
+                TopLevelKey::Version => known.get_mut(0),
+                TopLevelKey::Types => known.get_mut(1),
+                TopLevelKey::Methods => known.get_mut(2),
+                TopLevelKey::Section(s) => Section::ALL
+                    .iter()
+                    .position(|&x| x == s)
+                    .and_then(|i| known.get_mut(3 + i)),
+                TopLevelKey::Unknown(i) => unknown.get_mut(i),
+            };
+            if let Some(seen) = seen.filter(|seen| !**seen) {
+                if self.has(key) {
+                    *seen = true;
+                    keys.push(key);
+                }
             }
         }
         let mut w = Writer {

@@ -5,20 +5,22 @@
 //! reachability between builds").
 
 use std::borrow::Cow;
-use std::collections::{BTreeSet, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
 use crate::call_tree::{CallGraph, DeclaredTarget, InvokeKind};
 use crate::signature::MethodSignature;
 
-/// An invoke edge by method strings.
+/// An invoke edge by method strings. The strings are shared: every edge of a method holds the
+/// same copy of its method string (a method may have as many edges as the report has rows).
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct Edge {
     /// The caller.
-    pub caller: String,
+    pub caller: Arc<str>,
     /// The callee.
-    pub callee: String,
+    pub callee: Arc<str>,
     /// Direct, virtual or interface.
     pub kind: InvokeKind,
 }
@@ -40,14 +42,26 @@ pub struct CallTreeDiff {
     pub edges_only_in_b: Vec<Edge>,
 }
 
+/// A graph's methods, entry points and edges by method string, each string given as its rank
+/// among the method strings of both graphs (so sets compare and sort by number, not by
+/// string, however long and however shared the strings are).
 struct Sets {
-    methods: BTreeSet<String>,
-    entry_points: BTreeSet<String>,
-    edges: BTreeSet<Edge>,
+    methods: BTreeSet<usize>,
+    entry_points: BTreeSet<usize>,
+    edges: BTreeSet<(usize, usize, InvokeKind)>,
 }
 
-fn sets(graph: &CallGraph, key: &dyn Fn(&str) -> String) -> Sets {
-    let name = |id: u64| graph.method(id).map(|m| key(&m.signature));
+/// The key of every method of `graph`, by id.
+fn keys(graph: &CallGraph, key: &dyn Fn(&str) -> String) -> Vec<(u64, Arc<str>)> {
+    graph
+        .methods
+        .values()
+        .map(|m| (m.id, Arc::from(key(&m.signature))))
+        .collect()
+}
+
+fn sets(graph: &CallGraph, ranks: &HashMap<u64, usize>) -> Sets {
+    let rank = |id: u64| ranks.get(&id).copied();
     // CSV rows that are only ever an invoke's declared target (abstract methods in the 24.1+
     // layout, virtual-method nodes in the legacy one) are not methods the image reaches.
     let mut reached: HashSet<u64> = graph.entry_points.iter().map(|e| e.method).collect();
@@ -69,22 +83,16 @@ fn sets(graph: &CallGraph, key: &dyn Fn(&str) -> String) -> Sets {
         .methods
         .values()
         .filter(|m| !only_declared.contains(&m.id))
-        .map(|m| key(&m.signature))
+        .filter_map(|m| rank(m.id))
         .collect();
     let entry_points = graph
         .entry_points
         .iter()
-        .filter_map(|e| name(e.method))
+        .filter_map(|e| rank(e.method))
         .collect();
     let edges = graph
         .invoke_edges()
-        .filter_map(|e| {
-            Some(Edge {
-                caller: name(e.caller)?,
-                callee: name(e.callee)?,
-                kind: e.kind,
-            })
-        })
+        .filter_map(|e| Some((rank(e.caller)?, rank(e.callee)?, e.kind)))
         .collect();
     Sets {
         methods,
@@ -93,8 +101,8 @@ fn sets(graph: &CallGraph, key: &dyn Fn(&str) -> String) -> Sets {
     }
 }
 
-fn only<T: Ord + Clone>(x: &BTreeSet<T>, y: &BTreeSet<T>) -> Vec<T> {
-    x.difference(y).cloned().collect()
+fn only<T: Ord + Copy>(x: &BTreeSet<T>, y: &BTreeSet<T>) -> Vec<T> {
+    x.difference(y).copied().collect()
 }
 
 impl CallTreeDiff {
@@ -112,14 +120,40 @@ impl CallTreeDiff {
     }
 
     fn with_key(a: &CallGraph, b: &CallGraph, key: &dyn Fn(&str) -> String) -> Self {
-        let (a, b) = (sets(a, key), sets(b, key));
+        let (keys_a, keys_b) = (keys(a, key), keys(b, key));
+        // Every distinct key once, sorted: a key's rank orders like the key.
+        let mut strings: Vec<Arc<str>> = keys_a
+            .iter()
+            .chain(&keys_b)
+            .map(|(_, k)| k.clone())
+            .collect();
+        strings.sort_unstable();
+        strings.dedup();
+        let ranks = |keys: Vec<(u64, Arc<str>)>| -> HashMap<u64, usize> {
+            keys.into_iter()
+                .filter_map(|(id, k)| Some((id, strings.binary_search(&k).ok()?)))
+                .collect()
+        };
+        let (a, b) = (sets(a, &ranks(keys_a)), sets(b, &ranks(keys_b)));
+        let string = |rank: usize| strings.get(rank).cloned().unwrap_or_default();
+        let names = |ranks: Vec<usize>| ranks.into_iter().map(|r| string(r).to_string()).collect();
+        let edges = |edges: Vec<(usize, usize, InvokeKind)>| {
+            edges
+                .into_iter()
+                .map(|(caller, callee, kind)| Edge {
+                    caller: string(caller),
+                    callee: string(callee),
+                    kind,
+                })
+                .collect()
+        };
         Self {
-            methods_only_in_a: only(&a.methods, &b.methods),
-            methods_only_in_b: only(&b.methods, &a.methods),
-            entry_points_only_in_a: only(&a.entry_points, &b.entry_points),
-            entry_points_only_in_b: only(&b.entry_points, &a.entry_points),
-            edges_only_in_a: only(&a.edges, &b.edges),
-            edges_only_in_b: only(&b.edges, &a.edges),
+            methods_only_in_a: names(only(&a.methods, &b.methods)),
+            methods_only_in_b: names(only(&b.methods, &a.methods)),
+            entry_points_only_in_a: names(only(&a.entry_points, &b.entry_points)),
+            entry_points_only_in_b: names(only(&b.entry_points, &a.entry_points)),
+            edges_only_in_a: edges(only(&a.edges, &b.edges)),
+            edges_only_in_b: edges(only(&b.edges, &a.edges)),
         }
     }
 

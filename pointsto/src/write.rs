@@ -109,7 +109,11 @@ pub fn call_tree_txt(graph: &CallGraph) -> Result<String> {
                         }
                     }
                 }
-                expand = Some(entry.method);
+                // An entry point listed again (legacy CSV entry files may repeat one) is not
+                // expanded again: each listing would copy the method's whole subtree.
+                if !expanded.contains(&entry.method) {
+                    expand = Some(entry.method);
+                }
             }
             Item::Invoke(index) | Item::Direct(index, _) | Item::Dispatched(index, _) => {
                 let Some(invoke) = graph.invokes.get(index) else {

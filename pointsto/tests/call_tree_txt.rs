@@ -466,7 +466,7 @@ fn diff_between_builds() {
     let new_edges: Vec<_> = diff
         .edges_only_in_b
         .iter()
-        .map(|e| (e.callee.as_str(), e.kind))
+        .map(|e| (&*e.callee, e.kind))
         .collect();
     assert_eq!(
         new_edges,

@@ -453,3 +453,43 @@ fn display_abbreviation() {
         "j.u.HMN.<init>"
     );
 }
+
+/// Review regression: a legacy report may list one entry point many times, and the TXT writer
+/// expanded the entry's method at every listing: 1,000 `0` rows in the entry points file and
+/// 1,000 direct edges out of method 0 (17 KB of CSV) made 1,001,000 lines (about 60 MB) of TXT.
+/// A method is expanded once; later entries of it are written without children.
+#[test]
+fn repeated_legacy_entry_points_expand_once() {
+    let n = 1_000;
+    let mut methods = String::from("Id,Name,Type,Parameters,Return,Display\n");
+    let mut direct = String::from("StartId,EndId,BytecodeIndexes\n");
+    for i in 0..=n {
+        methods.push_str(&format!("{i},m{i},a.B,empty,void,a.B.m{i}\n"));
+        if i > 0 {
+            direct.push_str(&format!("0,{i},1\n"));
+        }
+    }
+    let files: HashMap<CsvFile, String> = [
+        (CsvFile::Methods, methods),
+        (
+            CsvFile::VirtualMethods,
+            "Id,Name,Type,Parameters,Return,Display\n".to_owned(),
+        ),
+        (CsvFile::EntryPoints, format!("Id\n{}", "0\n".repeat(n))),
+        (CsvFile::DirectEdges, direct),
+        (CsvFile::OverrideByEdges, "StartId,EndId\n".to_owned()),
+        (
+            CsvFile::VirtualEdges,
+            "StartId,EndId,BytecodeIndexes\n".to_owned(),
+        ),
+    ]
+    .into_iter()
+    .collect();
+    let graph = parse_files(&files).unwrap();
+    assert_eq!(graph.entry_points.len(), n);
+    let text = pointsto::write::call_tree_txt(&graph).unwrap();
+    let lines = text.lines().count();
+    // Header, the entries, method 0's invokes once, the closing empty line.
+    assert_eq!(lines, 1 + n + n + 1, "{lines} lines, {} bytes", text.len());
+    assert_eq!(text.matches("directly calls").count(), n);
+}

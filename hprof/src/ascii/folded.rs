@@ -4,7 +4,7 @@
 use super::cpu::CpuKind;
 use super::report::Report;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write;
 
 /// What a folded stack's weight counts.
@@ -31,7 +31,10 @@ impl Report {
     /// is missing or empty use the row's method column (or `<empty trace>`) as the only frame.
     /// Identical stacks are summed; rows of weight 0 are left out; the result is sorted by stack.
     pub fn folded(&self, kind: CpuKind, weight: FoldedWeight) -> Vec<FoldedStack> {
-        let mut acc: BTreeMap<String, u64> = BTreeMap::new();
+        // Sum the weights per trace first and build each trace's stack once: a deep trace
+        // sampled by many rows would otherwise be rebuilt for every row.
+        let mut by_trace: HashMap<u32, u64> = HashMap::new();
+        let mut by_method: BTreeMap<&str, u64> = BTreeMap::new();
         for cpu in self.cpu(kind) {
             for row in &cpu.rows {
                 let w = match (weight, kind) {
@@ -49,21 +52,33 @@ impl Report {
                 if w == 0 {
                     continue;
                 }
-                let mut stack = String::new();
-                match self.trace(row.trace).filter(|t| !t.frames.is_empty()) {
-                    Some(t) => {
-                        for (i, f) in t.frames.iter().rev().enumerate() {
-                            if i > 0 {
-                                stack.push(';');
-                            }
-                            stack.push_str(&f.method.replace(';', ":"));
-                        }
-                    }
-                    None => stack.push_str(row.method.as_deref().unwrap_or("<empty trace>")),
-                }
-                let slot = acc.entry(stack).or_insert(0);
+                let slot = if self.trace(row.trace).is_some_and(|t| !t.frames.is_empty()) {
+                    by_trace.entry(row.trace).or_insert(0)
+                } else {
+                    by_method
+                        .entry(row.method.as_deref().unwrap_or("<empty trace>"))
+                        .or_insert(0)
+                };
                 *slot = slot.saturating_add(w);
             }
+        }
+        let mut acc: BTreeMap<String, u64> = by_method
+            .into_iter()
+            .map(|(method, w)| (method.to_owned(), w))
+            .collect();
+        for (serial, w) in by_trace {
+            let Some(trace) = self.trace(serial) else {
+                continue;
+            };
+            let mut stack = String::new();
+            for (i, f) in trace.frames.iter().rev().enumerate() {
+                if i > 0 {
+                    stack.push(';');
+                }
+                stack.extend(f.method.chars().map(|c| if c == ';' { ':' } else { c }));
+            }
+            let slot = acc.entry(stack).or_insert(0);
+            *slot = slot.saturating_add(w);
         }
         acc.into_iter()
             .map(|(stack, weight)| FoldedStack { stack, weight })

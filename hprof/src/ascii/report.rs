@@ -571,6 +571,7 @@ impl Report {
                 out.push(Unresolved::Trace(serial));
             }
         };
+        let mut classes = std::collections::HashSet::new();
         let mut threads = std::collections::HashSet::new();
         let mut thread = |out: &mut Vec<Unresolved>, id: u32| {
             if self.thread(id).is_none() && threads.insert(id) {
@@ -599,8 +600,9 @@ impl Report {
                             HeapRecord::Class(c) => trace(&mut out, c.class.trace),
                             HeapRecord::Instance(o) => {
                                 trace(&mut out, o.instance.trace);
-                                if h.class(o.instance.class_id).is_none() {
-                                    out.push(Unresolved::Class(o.instance.class_id));
+                                let id = o.instance.class_id;
+                                if h.class(id).is_none() && classes.insert(id) {
+                                    out.push(Unresolved::Class(id));
                                 }
                             }
                             HeapRecord::Array(a) => trace(&mut out, a.array.trace),

@@ -36,9 +36,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::constants::{DumpLevel, HeapDumpTag, TypeCode};
 use crate::cursor::{Cursor, DumpOptions, Writer};
-use crate::dump::{ClassResolver, Value};
+use crate::dump::{ClassLayout, ClassResolver, Value};
 use crate::error::{Error, Result};
 use crate::ids::{EnvId, JniRef, ObjectId, Pointer};
+use std::collections::HashMap;
 
 /// One record of a level-0 heap dump: `u1 ty` + `jobjectID object`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -421,7 +422,7 @@ impl HeapDumpRecord {
         resolver: &dyn ClassResolver,
     ) -> Result<Self> {
         let (offset, tag) = read_tag(cur)?;
-        Self::read_body(cur, tag, offset, level, resolver)
+        Self::read_body(cur, tag, offset, level, resolver, None)
     }
 
     pub(crate) fn read_body(
@@ -430,6 +431,7 @@ impl HeapDumpRecord {
         offset: usize,
         level: DumpLevel,
         resolver: &dyn ClassResolver,
+        shapes: Option<&mut Level1Shapes>,
     ) -> Result<Self> {
         let obj = |cur: &mut Cursor<'_>, what| cur.id(what).map(ObjectId);
         let env = |cur: &mut Cursor<'_>| cur.id("JNIEnv * thread").map(EnvId);
@@ -467,7 +469,7 @@ impl HeapDumpRecord {
             },
             HeapDumpTag::RootThreadObj => return Err(thread_obj_unsupported(offset)),
             HeapDumpTag::ClassDump => {
-                Self::ClassDump(read_class_dump(cur, offset, level, resolver)?)
+                Self::ClassDump(read_class_dump(cur, offset, level, resolver, shapes)?)
             }
             HeapDumpTag::InstanceDump => {
                 let object = obj(cur, "instance object id")?;
@@ -612,7 +614,7 @@ impl HeapDumpRecord {
 
 /// A level-1/2 record located but not decoded: its tag, where it starts, and its bytes (tag
 /// included), borrowed from the buffer. [`HeapDumpRecords::next_raw`] finds record boundaries
-/// without allocating; [`RawRecord::decode`] decodes one when it is wanted.
+/// without building records; [`RawRecord::decode`] decodes one when it is wanted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RawRecord<'a> {
     /// The record's tag.
@@ -687,12 +689,52 @@ fn read_element_type(cur: &mut Cursor<'_>) -> Result<(TypeCode, usize)> {
         })
 }
 
+/// What a level-1 `JVMPI_GC_CLASS_DUMP` needs from its class's layout: the interface count and
+/// the number of reference statics (the primitive ones take no bytes at level 1). The record
+/// iterators keep it per class, so a class dumped many times has its statics list walked once.
+pub(crate) type Level1Shapes = HashMap<ObjectId, (u32, usize)>;
+
+/// The static values a class dump holds.
+enum Statics<'l> {
+    /// Level 1: this many reference values.
+    References(usize),
+    /// Level 2: one value of each type.
+    All(&'l [TypeCode]),
+}
+
+/// The interface count and statics of the class dump of `class` (tag at `offset`).
+fn class_shape<'l>(
+    class: ObjectId,
+    offset: usize,
+    level: DumpLevel,
+    resolver: &'l dyn ClassResolver,
+    shapes: Option<&mut Level1Shapes>,
+) -> Result<(u32, Statics<'l>)> {
+    if level == DumpLevel::Level1 {
+        if let Some(&(interfaces, refs)) = shapes.as_ref().and_then(|s| s.get(&class)) {
+            return Ok((interfaces, Statics::References(refs)));
+        }
+    }
+    let layout: &ClassLayout = resolver
+        .class_layout(class)
+        .ok_or(Error::MissingClassInfo { offset, class })?;
+    if level == DumpLevel::Level1 {
+        let refs = layout.statics.iter().filter(|t| !t.is_primitive()).count();
+        if let Some(shapes) = shapes {
+            shapes.insert(class, (layout.interfaces, refs));
+        }
+        return Ok((layout.interfaces, Statics::References(refs)));
+    }
+    Ok((layout.interfaces, Statics::All(&layout.statics)))
+}
+
 /// Moves `cur` past one record (tag included) with the same checks as decoding, but without
 /// building it.
 fn skip_record(
     cur: &mut Cursor<'_>,
     level: DumpLevel,
     resolver: &dyn ClassResolver,
+    shapes: &mut Level1Shapes,
 ) -> Result<HeapDumpTag> {
     let (offset, tag) = read_tag(cur)?;
     let i = cur.options().id_bytes();
@@ -713,10 +755,8 @@ fn skip_record(
         HeapDumpTag::ClassDump => {
             let class = ObjectId(cur.id("class id")?);
             skip(cur, 6 * i + 4, "class dump header")?;
-            let layout = resolver
-                .class_layout(class)
-                .ok_or(Error::MissingClassInfo { offset, class })?;
-            let n = cur.ensure_items(u64::from(layout.interfaces), i, "interface ids")?;
+            let (interfaces, statics) = class_shape(class, offset, level, resolver, Some(shapes))?;
+            let n = cur.ensure_items(u64::from(interfaces), i, "interface ids")?;
             skip(cur, n * i, "interface ids")?;
             let m = cur.u2("u2 constant pool size")?;
             for _ in 0..m {
@@ -724,11 +764,18 @@ fn skip_record(
                 let ty = read_value_type(cur)?;
                 skip(cur, ty.primitive_size().unwrap_or(i), "constant pool value")?;
             }
-            for ty in &layout.statics {
-                match ty.primitive_size() {
-                    None => skip(cur, i, "reference value")?,
-                    Some(n) if level == DumpLevel::Level2 => skip(cur, n, "static value")?,
-                    Some(_) => {}
+            match statics {
+                Statics::References(n) => {
+                    let n = cur.ensure_items(n as u64, i, "reference value")?;
+                    skip(cur, n * i, "reference value")?;
+                }
+                Statics::All(types) => {
+                    for ty in types {
+                        match ty.primitive_size() {
+                            None => skip(cur, i, "reference value")?,
+                            Some(n) => skip(cur, n, "static value")?,
+                        }
+                    }
                 }
             }
         }
@@ -763,6 +810,7 @@ fn read_class_dump(
     offset: usize,
     level: DumpLevel,
     resolver: &dyn ClassResolver,
+    shapes: Option<&mut Level1Shapes>,
 ) -> Result<ClassDump> {
     let class = ObjectId(cur.id("class id")?);
     let super_class = ObjectId(cur.id("super class id")?);
@@ -772,10 +820,8 @@ fn read_class_dump(
     let class_name = ObjectId(cur.id("class name id")?);
     let reserved = Pointer(cur.void_id("reserved")?);
     let instance_size = cur.u4("u4 instance size")?;
-    let layout = resolver
-        .class_layout(class)
-        .ok_or(Error::MissingClassInfo { offset, class })?;
-    let interfaces = cur.ids(u64::from(layout.interfaces), "interface ids")?;
+    let (interfaces, statics_shape) = class_shape(class, offset, level, resolver, shapes)?;
+    let interfaces = cur.ids(u64::from(interfaces), "interface ids")?;
     let m = cur.u2("u2 constant pool size")?;
     // Smallest entry: u2 + ty + 1-byte value.
     let m = cur.ensure_items(u64::from(m), 4, "constant pool entries")?;
@@ -789,13 +835,24 @@ fn read_class_dump(
             value: Value::read(cur, ty)?,
         });
     }
-    let mut statics = Vec::with_capacity(layout.statics.len().min(cur.remaining()));
-    for &ty in &layout.statics {
-        if level == DumpLevel::Level1 && ty.is_primitive() {
-            continue;
+    let statics = match statics_shape {
+        Statics::References(n) => {
+            let n = cur.ensure_items(n as u64, cur.options().id_bytes(), "reference value")?;
+            let mut statics = Vec::with_capacity(n);
+            for _ in 0..n {
+                statics.push(Value::Object(ObjectId(cur.id("reference value")?)));
+            }
+            statics
         }
-        statics.push(Value::read(cur, ty)?);
-    }
+        // Every value takes at least one byte, so the reservation is bounded by the buffer.
+        Statics::All(types) => {
+            let mut statics = Vec::with_capacity(types.len().min(cur.remaining()));
+            for &ty in types {
+                statics.push(Value::read(cur, ty)?);
+            }
+            statics
+        }
+    };
     Ok(ClassDump {
         class,
         super_class,
@@ -897,6 +954,7 @@ pub struct HeapDumpRecords<'a, 'r> {
     cur: Cursor<'a>,
     level: DumpLevel,
     resolver: &'r dyn ClassResolver,
+    shapes: Level1Shapes,
     failed: bool,
 }
 
@@ -928,6 +986,7 @@ impl<'a, 'r> HeapDumpRecords<'a, 'r> {
             cur: Cursor::new(data, options),
             level,
             resolver,
+            shapes: HashMap::new(),
             failed: false,
         })
     }
@@ -938,14 +997,16 @@ impl<'a, 'r> HeapDumpRecords<'a, 'r> {
         self.cur.offset()
     }
 
-    /// The next record located but not decoded (no allocation), `Ok(None)` at the end of the
-    /// buffer. Mixes freely with [`HeapDumpRecords::next_record`].
+    /// The next record located but not decoded, `Ok(None)` at the end of the buffer. Mixes
+    /// freely with [`HeapDumpRecords::next_record`]. It allocates nothing but, at level 1, one
+    /// small entry per dumped class (its interface and reference-static counts, so a class
+    /// dumped many times has its layout walked once).
     pub fn next_raw(&mut self) -> Result<Option<RawRecord<'a>>> {
         if self.failed || self.cur.is_empty() {
             return Ok(None);
         }
         let offset = self.cur.offset();
-        match skip_record(&mut self.cur, self.level, self.resolver) {
+        match skip_record(&mut self.cur, self.level, self.resolver, &mut self.shapes) {
             Ok(tag) => Ok(Some(RawRecord {
                 tag,
                 offset,
@@ -963,7 +1024,17 @@ impl<'a, 'r> HeapDumpRecords<'a, 'r> {
         if self.failed || self.cur.is_empty() {
             return Ok(None);
         }
-        HeapDumpRecord::read(&mut self.cur, self.level, self.resolver)
+        read_tag(&mut self.cur)
+            .and_then(|(offset, tag)| {
+                HeapDumpRecord::read_body(
+                    &mut self.cur,
+                    tag,
+                    offset,
+                    self.level,
+                    self.resolver,
+                    Some(&mut self.shapes),
+                )
+            })
             .map(Some)
             .inspect_err(|_| self.failed = true)
     }

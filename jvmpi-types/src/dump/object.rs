@@ -54,7 +54,8 @@ pub fn decode(
             tag: raw,
         });
     };
-    let record = HeapDumpRecord::read_body(&mut cur, tag, offset, DumpLevel::Level2, resolver)?;
+    let record =
+        HeapDumpRecord::read_body(&mut cur, tag, offset, DumpLevel::Level2, resolver, None)?;
     if !cur.is_empty() {
         return Err(Error::TrailingBytes {
             offset: cur.offset(),
