@@ -21,6 +21,7 @@ use bytes::Bytes;
 use experiment::elf::Elf;
 use experiment::frameinfo::NativeFrame;
 use experiment::jclasses::JClasses;
+use experiment::map::MapIndex;
 use experiment::packets::{DataKind, TagMap};
 use experiment::{Experiment, Source};
 use serde_json::{Map, Value, json};
@@ -47,29 +48,14 @@ impl Source for FsSource {
 
 /// The load objects' ELF symbols, read when first needed: the experiment's archived copy
 /// first, then the file at the recorded path (gprofng's order).
-struct Symbols<'e, S> {
+struct Objects<'e, S> {
     exp: &'e Experiment<S>,
     archived: HashMap<String, String>,
     elfs: HashMap<String, Option<Elf>>,
     archives_only: bool,
 }
 
-impl<'e, S: Source> Symbols<'e, S> {
-    fn new(exp: &'e Experiment<S>, archives_only: bool) -> Self {
-        let mut archived = HashMap::new();
-        for a in exp.archives() {
-            if let Some(lo) = experiment::archives::load_object(exp.map(), &a) {
-                archived.entry(lo.to_owned()).or_insert(a);
-            }
-        }
-        Symbols {
-            exp,
-            archived,
-            elfs: HashMap::new(),
-            archives_only,
-        }
-    }
-
+impl<S: Source> Objects<'_, S> {
     fn elf(&mut self, load_object: &str) -> Option<&Elf> {
         if !self.elfs.contains_key(load_object) {
             let from_archive = self
@@ -88,15 +74,45 @@ impl<'e, S: Source> Symbols<'e, S> {
         }
         self.elfs.get(load_object)?.as_ref()
     }
+}
+
+/// Names native PCs: map.xml indexed once (every native PC of a JNI stack is resolved
+/// through it), and the load objects' symbols.
+struct Symbols<'e, S> {
+    map: MapIndex<'e>,
+    objects: Objects<'e, S>,
+}
+
+impl<'e, S: Source> Symbols<'e, S> {
+    fn new(exp: &'e Experiment<S>, archives_only: bool) -> Self {
+        let mut archived = HashMap::new();
+        for a in exp.archives() {
+            if let Some(lo) = experiment::archives::load_object(exp.map(), &a) {
+                archived.entry(lo.to_owned()).or_insert(a);
+            }
+        }
+        Symbols {
+            map: exp.map().index(),
+            objects: Objects {
+                exp,
+                archived,
+                elfs: HashMap::new(),
+                archives_only,
+            },
+        }
+    }
 
     /// Names native PC `pc` at relative time `rel`.
     fn frame(&mut self, pc: u64, rel: u64) -> NativeFrame {
-        let map = self.exp.map();
-        let Some(r) = map.resolve(pc, rel) else {
+        let Some(r) = self.map.resolve(pc, rel) else {
             return NativeFrame::default();
         };
-        let elf = if r.generated { None } else { self.elf(r.name) };
-        map.native_frame(pc, rel, &r, elf)
+        let elf = if r.generated {
+            None
+        } else {
+            self.objects.elf(r.name)
+        };
+        self.map.native_frame(pc, rel, &r, elf)
     }
 }
 

@@ -257,21 +257,14 @@ impl Map {
         resolved: &Resolved<'_>,
         elf: Option<&crate::elf::Elf>,
     ) -> crate::frameinfo::NativeFrame {
-        let in_jvm = resolved.in_jvm();
-        if resolved.generated {
-            return crate::frameinfo::NativeFrame {
-                function: Some(resolved.name.to_owned()),
-                in_jvm,
-            };
-        }
-        let function = elf.and_then(|elf| {
-            let addr = match (self.load_base(resolved.name, ts), elf.load_address()) {
-                (Some(base), Some(first)) => pc.wrapping_sub(base).wrapping_add(first),
-                _ => elf.address_of_offset(resolved.offset)?,
-            };
-            Some(elf.function_name(addr)?.into_owned())
-        });
-        crate::frameinfo::NativeFrame { function, in_jvm }
+        name_native(pc, resolved, elf, || self.load_base(resolved.name, ts))
+    }
+
+    /// An index of this map for many lookups ([`MapIndex::resolve`],
+    /// [`MapIndex::load_base`], [`MapIndex::native_frame`] give the same answers as the
+    /// methods here, which look at every event).
+    pub fn index(&self) -> MapIndex<'_> {
+        MapIndex::new(self)
     }
 
     /// Resolves `pc` at relative time `ts` to the load object mapped there (the latest mapping
@@ -324,6 +317,161 @@ impl Map {
             }
         }
         best.map(|(_, r)| r)
+    }
+}
+
+/// [`Map::native_frame`] with the load base from `base` (asked only when needed).
+fn name_native(
+    pc: u64,
+    resolved: &Resolved<'_>,
+    elf: Option<&crate::elf::Elf>,
+    base: impl FnOnce() -> Option<u64>,
+) -> crate::frameinfo::NativeFrame {
+    let in_jvm = resolved.in_jvm();
+    if resolved.generated {
+        return crate::frameinfo::NativeFrame {
+            function: Some(resolved.name.to_owned()),
+            in_jvm,
+        };
+    }
+    let function = elf.and_then(|elf| {
+        let addr = match (base(), elf.load_address()) {
+            (Some(base), Some(first)) => pc.wrapping_sub(base).wrapping_add(first),
+            _ => elf.address_of_offset(resolved.offset)?,
+        };
+        Some(elf.function_name(addr)?.into_owned())
+    });
+    crate::frameinfo::NativeFrame { function, in_jvm }
+}
+
+/// A [`Map`] indexed for many lookups (naming every PC of every stack): mappings sorted by
+/// start address with the largest end so far, unmap times by address, and each load object's
+/// segments at file offset 0 by time. Built in O(n log n); a lookup looks only at the
+/// mappings that start at or below the PC and could reach it, instead of at every event.
+#[derive(Debug, Clone)]
+pub struct MapIndex<'m> {
+    map: &'m Map,
+    /// `(start address, size, event index)` of every mapping, by start address.
+    by_start: Vec<(u64, u64, usize)>,
+    /// The largest end address (saturating) among `by_start[..=i]`.
+    max_end: Vec<u64>,
+    /// Unmap times by address, sorted.
+    unmaps: HashMap<u64, Vec<Timestamp>>,
+    /// `(time, event index, address)` of each load object's segments at file offset 0, sorted.
+    bases: HashMap<&'m str, Vec<(Timestamp, usize, u64)>>,
+}
+
+impl<'m> MapIndex<'m> {
+    fn new(map: &'m Map) -> Self {
+        let mut by_start = Vec::new();
+        let mut unmaps: HashMap<u64, Vec<Timestamp>> = HashMap::new();
+        let mut bases: HashMap<&'m str, Vec<(Timestamp, usize, u64)>> = HashMap::new();
+        for (i, e) in map.events.iter().enumerate() {
+            if let MapEvent::Unmap { tstamp, vaddr, .. } = e {
+                unmaps.entry(*vaddr).or_default().push(*tstamp);
+            }
+            if let MapEvent::Segment(s) = e {
+                if s.foffset == 0 {
+                    bases
+                        .entry(s.name.as_str())
+                        .or_default()
+                        .push((s.tstamp, i, s.vaddr));
+                }
+            }
+            if let Some((_, vaddr, size, ..)) = e.mapping() {
+                by_start.push((vaddr, size, i));
+            }
+        }
+        by_start.sort_unstable();
+        let mut end = 0u64;
+        let max_end = by_start
+            .iter()
+            .map(|&(vaddr, size, _)| {
+                end = end.max(vaddr.saturating_add(size));
+                end
+            })
+            .collect();
+        for times in unmaps.values_mut() {
+            times.sort_unstable();
+        }
+        for segments in bases.values_mut() {
+            segments.sort_unstable();
+        }
+        MapIndex {
+            map,
+            by_start,
+            max_end,
+            unmaps,
+            bases,
+        }
+    }
+
+    /// Was the mapping of `vaddr` made at `t` unmapped at or before `ts`?
+    fn unmapped(&self, vaddr: u64, t: Timestamp, ts: Timestamp) -> bool {
+        self.unmaps.get(&vaddr).is_some_and(|times| {
+            let first = times.partition_point(|&u| u < t);
+            times.get(first).is_some_and(|&u| u <= ts)
+        })
+    }
+
+    /// [`Map::resolve`].
+    pub fn resolve(&self, pc: u64, ts: Timestamp) -> Option<Resolved<'m>> {
+        let mut best: Option<(Timestamp, usize, Resolved<'m>)> = None;
+        let mut k = self.by_start.partition_point(|&(vaddr, ..)| vaddr <= pc);
+        while let Some(i) = k.checked_sub(1) {
+            k = i;
+            // No mapping at or before `i` reaches past `pc`: none of them contains it.
+            if self.max_end.get(i).is_none_or(|&end| end <= pc) {
+                break;
+            }
+            let Some(&(vaddr, size, event)) = self.by_start.get(i) else {
+                break;
+            };
+            let Some((t, _, _, name, foff, generated)) =
+                self.map.events.get(event).and_then(MapEvent::mapping)
+            else {
+                continue;
+            };
+            if pc - vaddr >= size || t > ts || self.unmapped(vaddr, t, ts) {
+                continue;
+            }
+            // The latest mapping; among equal times the last in file order.
+            if best
+                .as_ref()
+                .is_none_or(|&(bt, be, _)| (t, event) > (bt, be))
+            {
+                let offset = (pc - vaddr).wrapping_add(foff as u64);
+                best = Some((
+                    t,
+                    event,
+                    Resolved {
+                        name,
+                        offset,
+                        generated,
+                    },
+                ));
+            }
+        }
+        best.map(|(.., r)| r)
+    }
+
+    /// [`Map::load_base`].
+    pub fn load_base(&self, name: &str, ts: Timestamp) -> Option<u64> {
+        let segments = self.bases.get(name)?;
+        let at = segments.partition_point(|&(t, ..)| t <= ts);
+        let &(t, _, vaddr) = segments.get(at.checked_sub(1)?)?;
+        (!self.unmapped(vaddr, t, ts)).then_some(vaddr)
+    }
+
+    /// [`Map::native_frame`].
+    pub fn native_frame(
+        &self,
+        pc: u64,
+        ts: Timestamp,
+        resolved: &Resolved<'_>,
+        elf: Option<&crate::elf::Elf>,
+    ) -> crate::frameinfo::NativeFrame {
+        name_native(pc, resolved, elf, || self.load_base(resolved.name, ts))
     }
 }
 
@@ -385,7 +533,7 @@ mod tests {
                         foffset: next(100) as i64 - 50,
                         modes: 5,
                         chksum: 0,
-                        name: format!("lib{i}.so"),
+                        name: format!("lib{}.so", i % 7),
                     }),
                     1 => MapEvent::Function {
                         tstamp,
@@ -406,9 +554,22 @@ mod tests {
                     },
                 });
             }
+            let index = map.index();
             for pc in (0..300).step_by(3) {
                 for ts in (0..55).step_by(5) {
-                    assert_eq!(map.resolve(pc, ts), reference(&map, pc, ts), "{pc} {ts}");
+                    let want = reference(&map, pc, ts);
+                    assert_eq!(map.resolve(pc, ts), want, "{pc} {ts}");
+                    assert_eq!(index.resolve(pc, ts), want, "index {pc} {ts}");
+                }
+            }
+            for lib in 0..8 {
+                let name = format!("lib{lib}.so");
+                for ts in 0..55 {
+                    assert_eq!(
+                        index.load_base(&name, ts),
+                        map.load_base(&name, ts),
+                        "{name} {ts}"
+                    );
                 }
             }
         }
@@ -453,9 +614,14 @@ mod tests {
             offset: 0x3030,
             generated: false,
         };
-        assert_eq!(map.resolve(0x4010, 10 * (n - 1) + 4), Some(jit));
+        assert_eq!(map.resolve(0x4010, 10 * (n - 1) + 4), Some(jit.clone()));
         // Between an unmap and the next mapping the segment underneath shows through.
         assert_eq!(map.resolve(0x4010, 10 * (n - 1) + 5), Some(lib.clone()));
-        assert_eq!(map.resolve(0x4010, 10 * (n / 2) + 7), Some(lib));
+        assert_eq!(map.resolve(0x4010, 10 * (n / 2) + 7), Some(lib.clone()));
+        let index = map.index();
+        assert_eq!(index.resolve(0x4010, 10 * (n - 1) + 4), Some(jit));
+        assert_eq!(index.resolve(0x4010, 10 * (n - 1) + 5), Some(lib.clone()));
+        assert_eq!(index.resolve(0x4010, 10 * (n / 2) + 7), Some(lib));
+        assert_eq!(index.load_base("libjvm.so", 5), None); // not at file offset 0
     }
 }
