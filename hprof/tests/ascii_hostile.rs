@@ -3,73 +3,17 @@
 //! trace shared by many sample rows, an unknown class shared by many instances). A per-thread
 //! counting allocator measures each call.
 
-// The counting allocator below is the only unsafe code: it forwards to `System`.
 #![allow(
-    unsafe_code,
     clippy::unwrap_used,
     clippy::expect_used,
     clippy::panic,
     clippy::indexing_slicing
 )]
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
-
-struct Counting;
-
-thread_local! {
-    static CURRENT: Cell<usize> = const { Cell::new(0) };
-    static PEAK: Cell<usize> = const { Cell::new(0) };
-    static TOTAL: Cell<usize> = const { Cell::new(0) };
-}
-
-fn grew(n: usize) {
-    let _ = TOTAL.try_with(|t| t.set(t.get().wrapping_add(n)));
-    let _ = CURRENT.try_with(|c| {
-        let now = c.get().wrapping_add(n);
-        c.set(now);
-        let _ = PEAK.try_with(|p| p.set(p.get().max(now)));
-    });
-}
-
-fn shrank(n: usize) {
-    let _ = CURRENT.try_with(|c| c.set(c.get().wrapping_sub(n)));
-}
-
-// SAFETY: every call is forwarded to `System`; only counters are added.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let p = unsafe { System.alloc(layout) };
-        if !p.is_null() {
-            grew(layout.size());
-        }
-        p
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) };
-        shrank(layout.size());
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        let p = unsafe { System.realloc(ptr, layout, new_size) };
-        if !p.is_null() {
-            shrank(layout.size());
-            grew(new_size);
-        }
-        p
-    }
-}
+use testkit::total_of;
 
 #[global_allocator]
-static ALLOC: Counting = Counting;
-
-/// Bytes allocated on this thread while `f` runs, freed or not.
-fn total_of<T>(f: impl FnOnce() -> T) -> (T, usize) {
-    let start = TOTAL.with(Cell::get);
-    let r = f();
-    (r, TOTAL.with(Cell::get).wrapping_sub(start))
-}
+static ALLOC: testkit::Counting = testkit::Counting;
 
 use hprof::ascii::{CpuKind, FoldedWeight, Report, Unresolved};
 use std::fmt::Write;

@@ -1,84 +1,20 @@
 //! Hostile input that decodes without error but must not make the library allocate far
 //! more than the input's size (superclass loops, many classes sharing a huge superclass).
-//! A per-thread counting allocator measures the peak heap use of each call.
+//! A per-thread counting allocator (`testkit`) measures the peak heap use of each call.
 
-// The counting allocator below is the only unsafe code: it forwards to `System`.
 #![allow(
-    unsafe_code,
     clippy::unwrap_used,
     clippy::expect_used,
     clippy::panic,
     clippy::indexing_slicing
 )]
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
-
 use hprof::binary::index::Index;
 
-struct Counting;
-
-thread_local! {
-    static CURRENT: Cell<usize> = const { Cell::new(0) };
-    static PEAK: Cell<usize> = const { Cell::new(0) };
-    static TOTAL: Cell<usize> = const { Cell::new(0) };
-}
-
-fn grew(n: usize) {
-    let _ = TOTAL.try_with(|t| t.set(t.get().wrapping_add(n)));
-    let _ = CURRENT.try_with(|c| {
-        let now = c.get().wrapping_add(n);
-        c.set(now);
-        let _ = PEAK.try_with(|p| p.set(p.get().max(now)));
-    });
-}
-
-fn shrank(n: usize) {
-    let _ = CURRENT.try_with(|c| c.set(c.get().wrapping_sub(n)));
-}
-
-// SAFETY: every call is forwarded to `System`; only counters are added.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let p = unsafe { System.alloc(layout) };
-        if !p.is_null() {
-            grew(layout.size());
-        }
-        p
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) };
-        shrank(layout.size());
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        let p = unsafe { System.realloc(ptr, layout, new_size) };
-        if !p.is_null() {
-            shrank(layout.size());
-            grew(new_size);
-        }
-        p
-    }
-}
+use testkit::{peak_of, total_of};
 
 #[global_allocator]
-static ALLOC: Counting = Counting;
-
-/// Peak bytes allocated on this thread while `f` runs, above what was live before.
-fn peak_of<T>(f: impl FnOnce() -> T) -> (T, usize) {
-    let start = CURRENT.with(Cell::get);
-    PEAK.with(|p| p.set(start));
-    let r = f();
-    (r, PEAK.with(Cell::get).wrapping_sub(start))
-}
-
-/// Bytes allocated on this thread while `f` runs, freed or not.
-fn total_of<T>(f: impl FnOnce() -> T) -> (T, usize) {
-    let start = TOTAL.with(Cell::get);
-    let r = f();
-    (r, TOTAL.with(Cell::get).wrapping_sub(start))
-}
+static ALLOC: testkit::Counting = testkit::Counting;
 
 const MB: usize = 1 << 20;
 

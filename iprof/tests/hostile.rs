@@ -1,78 +1,13 @@
 //! Crafted input that once made the library use memory, output or work out of proportion to
 //! its size. Memory and allocations are measured with a counting allocator (no timing).
 
-// The counting allocator below is the only unsafe code: it forwards to `System`.
-#![allow(unsafe_code)]
-
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
-
 use iprof::Profile;
 use iprof::folded::FrameNames;
 
-struct Counting;
-
-thread_local! {
-    static CURRENT: Cell<usize> = const { Cell::new(0) };
-    static PEAK: Cell<usize> = const { Cell::new(0) };
-    static ALLOCS: Cell<usize> = const { Cell::new(0) };
-}
-
-fn grew(n: usize) {
-    let _ = ALLOCS.try_with(|a| a.set(a.get().wrapping_add(1)));
-    let _ = CURRENT.try_with(|c| {
-        let now = c.get().wrapping_add(n);
-        c.set(now);
-        let _ = PEAK.try_with(|p| p.set(p.get().max(now)));
-    });
-}
-
-fn shrank(n: usize) {
-    let _ = CURRENT.try_with(|c| c.set(c.get().wrapping_sub(n)));
-}
-
-// SAFETY: every call is forwarded to `System`; only counters are added.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let p = unsafe { System.alloc(layout) };
-        if !p.is_null() {
-            grew(layout.size());
-        }
-        p
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) };
-        shrank(layout.size());
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        let p = unsafe { System.realloc(ptr, layout, new_size) };
-        if !p.is_null() {
-            shrank(layout.size());
-            grew(new_size);
-        }
-        p
-    }
-}
+use testkit::{allocs_of, peak_of};
 
 #[global_allocator]
-static ALLOC: Counting = Counting;
-
-/// Peak bytes allocated on this thread while `f` runs, above what was live before.
-fn peak_of<T>(f: impl FnOnce() -> T) -> (T, usize) {
-    let start = CURRENT.with(Cell::get);
-    PEAK.with(|p| p.set(start));
-    let r = f();
-    (r, PEAK.with(Cell::get).wrapping_sub(start))
-}
-
-/// How many allocations (and reallocations) `f` makes on this thread.
-fn allocs_of<T>(f: impl FnOnce() -> T) -> (T, usize) {
-    let start = ALLOCS.with(Cell::get);
-    let r = f();
-    (r, ALLOCS.with(Cell::get).wrapping_sub(start))
-}
+static ALLOC: testkit::Counting = testkit::Counting;
 
 /// One long method name shared by every frame of a deep sampled stack: each frame of the
 /// folded output once repeated the whole name (64 KiB per 4-byte frame: 64 MB of output

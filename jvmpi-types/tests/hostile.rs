@@ -1,17 +1,14 @@
 //! Hostile dump buffers that decode without error but must not make the decoder allocate far
-//! more than the buffer's size. A per-thread counting allocator measures the heap use of each
+//! more than the buffer's size. A per-thread counting allocator (`testkit`) measures the heap use of each
 //! call.
 
-// The counting allocator below is the only unsafe code: it forwards to `System`.
 #![allow(
-    unsafe_code,
     clippy::unwrap_used,
     clippy::expect_used,
     clippy::panic,
     clippy::indexing_slicing
 )]
 
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 use std::collections::HashMap;
 
@@ -20,60 +17,10 @@ use jvmpi_types::{
     ClassLayout, ClassResolver, DumpLevel, DumpOptions, IdOrder, IdSize, ObjectId, TypeCode,
 };
 
-struct Counting;
-
-thread_local! {
-    static CURRENT: Cell<usize> = const { Cell::new(0) };
-    static PEAK: Cell<usize> = const { Cell::new(0) };
-}
-
-fn grew(n: usize) {
-    let _ = CURRENT.try_with(|c| {
-        let now = c.get().wrapping_add(n);
-        c.set(now);
-        let _ = PEAK.try_with(|p| p.set(p.get().max(now)));
-    });
-}
-
-fn shrank(n: usize) {
-    let _ = CURRENT.try_with(|c| c.set(c.get().wrapping_sub(n)));
-}
-
-// SAFETY: every call is forwarded to `System`; only counters are added.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let p = unsafe { System.alloc(layout) };
-        if !p.is_null() {
-            grew(layout.size());
-        }
-        p
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) };
-        shrank(layout.size());
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        let p = unsafe { System.realloc(ptr, layout, new_size) };
-        if !p.is_null() {
-            shrank(layout.size());
-            grew(new_size);
-        }
-        p
-    }
-}
+use testkit::peak_of;
 
 #[global_allocator]
-static ALLOC: Counting = Counting;
-
-/// Peak bytes allocated on this thread while `f` runs, above what was live before.
-fn peak_of<T>(f: impl FnOnce() -> T) -> (T, usize) {
-    let start = CURRENT.with(Cell::get);
-    PEAK.with(|p| p.set(start));
-    let r = f();
-    (r, PEAK.with(Cell::get).wrapping_sub(start))
-}
+static ALLOC: testkit::Counting = testkit::Counting;
 
 const LE4: DumpOptions = DumpOptions::new(IdSize::Four, IdOrder::Little);
 

@@ -1,57 +1,14 @@
 //! Allocation is bounded by the input: a few bytes of report never make the parser reserve
-//! hundreds of megabytes. A counting allocator records the largest single allocation and the
-//! peak of bytes in use.
-
-// The counting allocator needs `unsafe impl GlobalAlloc`; it only forwards to `System`.
-#![allow(unsafe_code)]
-
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
+//! hundreds of megabytes. A counting allocator (`testkit`) records the largest single allocation
+//! and the peak of bytes in use.
 
 use pointsto::call_tree::CallGraph;
 use pointsto::call_tree::csv::CsvFile;
 use pointsto::diff::CallTreeDiff;
-
-struct Counting;
-
-static LARGEST: AtomicUsize = AtomicUsize::new(0);
-static IN_USE: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-/// The tests measure one at a time.
-static SERIAL: Mutex<()> = Mutex::new(());
-
-fn grew(by: usize) {
-    let now = IN_USE.fetch_add(by, Ordering::Relaxed) + by;
-    PEAK.fetch_max(now, Ordering::Relaxed);
-}
-
-// SAFETY: every call forwards unchanged to the system allocator.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        LARGEST.fetch_max(layout.size(), Ordering::Relaxed);
-        grew(layout.size());
-        // SAFETY: same contract as the caller's.
-        unsafe { System.alloc(layout) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        IN_USE.fetch_sub(layout.size(), Ordering::Relaxed);
-        // SAFETY: same contract as the caller's.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        LARGEST.fetch_max(new_size, Ordering::Relaxed);
-        IN_USE.fetch_sub(layout.size(), Ordering::Relaxed);
-        grew(new_size);
-        // SAFETY: same contract as the caller's.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
+use testkit::{largest_of, peak_of};
 
 #[global_allocator]
-static GLOBAL: Counting = Counting;
+static ALLOC: testkit::Counting = testkit::Counting;
 
 /// Five invoke rows whose ids each just fit the dense id index's growth rule once grew the
 /// index to 2^26 slots (256 MiB) from 266 bytes of CSV.
@@ -60,18 +17,15 @@ fn sparse_csv_invoke_ids_do_not_blow_up_the_id_index() {
     let methods = include_bytes!("data/regressions/sparse_invoke_ids_methods.csv");
     let invokes = include_bytes!("data/regressions/sparse_invoke_ids_invokes.csv");
     let targets = include_bytes!("data/regressions/sparse_invoke_ids_targets.csv");
-    let _serial = SERIAL
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
-    LARGEST.store(0, Ordering::Relaxed);
-    let graph = CallGraph::parse_csv(|file| match file {
-        CsvFile::Methods => Some(&methods[..]),
-        CsvFile::Invokes => Some(&invokes[..]),
-        CsvFile::Targets => Some(&targets[..]),
-        _ => None,
-    })
-    .unwrap();
-    let largest = LARGEST.load(Ordering::Relaxed);
+    let (graph, largest) = largest_of(|| {
+        CallGraph::parse_csv(|file| match file {
+            CsvFile::Methods => Some(&methods[..]),
+            CsvFile::Invokes => Some(&invokes[..]),
+            CsvFile::Targets => Some(&targets[..]),
+            _ => None,
+        })
+        .unwrap()
+    });
     assert_eq!(graph.invokes.len(), 5);
     assert_eq!(graph.invokes[4].id, Some(67_108_863));
     assert_eq!(graph.callee_count(&graph.invokes[4]), 1);
@@ -113,13 +67,7 @@ fn diff_edges_share_method_strings() {
         "Id,MethodId,BytecodeIndexes,TargetId,IsDirect\n",
         "InvokeId,TargetId\n",
     );
-    let _serial = SERIAL
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
-    let before = IN_USE.load(Ordering::Relaxed);
-    PEAK.store(before, Ordering::Relaxed);
-    let diff = CallTreeDiff::new(&a, &empty);
-    let peak = PEAK.load(Ordering::Relaxed) - before;
+    let (diff, peak) = peak_of(|| CallTreeDiff::new(&a, &empty));
     assert_eq!(diff.edges_only_in_a.len(), n);
     assert_eq!(diff.edges_only_in_a[0].caller.len(), long.len() + 11);
     assert_eq!(diff.methods_only_in_a.len(), n + 1);

@@ -1,0 +1,114 @@
+//! Test support shared by the workspace's crates: a counting global allocator, so a test can
+//! prove that a call allocates nothing, or no more than a bound, on hostile input.
+//!
+//! A test binary installs it and measures one call at a time; the counters are per thread,
+//! so the test harness's own threads do not disturb them:
+//!
+//! ```
+//! #[global_allocator]
+//! static ALLOC: testkit::Counting = testkit::Counting;
+//!
+//! let (v, peak) = testkit::peak_of(|| vec![0u8; 1000]);
+//! assert_eq!(v.len(), 1000);
+//! assert!(peak >= 1000);
+//! let ((), n) = testkit::allocs_of(|| ());
+//! assert_eq!(n, 0);
+//! ```
+
+// The allocator must implement the unsafe `GlobalAlloc` trait; it only forwards to `System`.
+#![allow(unsafe_code)]
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+
+/// A global allocator that forwards to [`System`] and counts, per thread, the bytes in use,
+/// their peak, the bytes and the number of allocations made, and the largest one.
+pub struct Counting;
+
+thread_local! {
+    static CURRENT: Cell<usize> = const { Cell::new(0) };
+    static PEAK: Cell<usize> = const { Cell::new(0) };
+    static TOTAL: Cell<usize> = const { Cell::new(0) };
+    static COUNT: Cell<usize> = const { Cell::new(0) };
+    static LARGEST: Cell<usize> = const { Cell::new(0) };
+}
+
+// `try_with`: an allocation while the thread's locals are being torn down is not counted.
+fn grew(n: usize) {
+    let _ = TOTAL.try_with(|t| t.set(t.get().wrapping_add(n)));
+    let _ = COUNT.try_with(|c| c.set(c.get().wrapping_add(1)));
+    let _ = LARGEST.try_with(|l| l.set(l.get().max(n)));
+    let _ = CURRENT.try_with(|c| {
+        let now = c.get().wrapping_add(n);
+        c.set(now);
+        let _ = PEAK.try_with(|p| p.set(p.get().max(now)));
+    });
+}
+
+fn shrank(n: usize) {
+    let _ = CURRENT.try_with(|c| c.set(c.get().wrapping_sub(n)));
+}
+
+// SAFETY: every call is forwarded unchanged to `System`; only counters are added.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        // SAFETY: same contract as the caller's.
+        let p = unsafe { System.alloc(layout) };
+        if !p.is_null() {
+            grew(layout.size());
+        }
+        p
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: same contract as the caller's.
+        unsafe { System.dealloc(ptr, layout) };
+        shrank(layout.size());
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        // SAFETY: same contract as the caller's.
+        let p = unsafe { System.realloc(ptr, layout, new_size) };
+        if !p.is_null() {
+            shrank(layout.size());
+            grew(new_size);
+        }
+        p
+    }
+}
+
+/// What `counter` moved by while `f` ran on this thread.
+fn delta<T>(
+    counter: &'static std::thread::LocalKey<Cell<usize>>,
+    f: impl FnOnce() -> T,
+) -> (T, usize) {
+    let start = counter.with(Cell::get);
+    let r = f();
+    (r, counter.with(Cell::get).wrapping_sub(start))
+}
+
+/// Peak bytes in use on this thread while `f` runs, above what was in use before.
+pub fn peak_of<T>(f: impl FnOnce() -> T) -> (T, usize) {
+    let start = CURRENT.with(Cell::get);
+    PEAK.with(|p| p.set(start));
+    let r = f();
+    (r, PEAK.with(Cell::get).wrapping_sub(start))
+}
+
+/// Bytes allocated (and reallocated to) on this thread while `f` runs, freed or not.
+pub fn total_of<T>(f: impl FnOnce() -> T) -> (T, usize) {
+    delta(&TOTAL, f)
+}
+
+/// How many allocations and reallocations `f` makes on this thread.
+pub fn allocs_of<T>(f: impl FnOnce() -> T) -> (T, usize) {
+    delta(&COUNT, f)
+}
+
+/// The largest single allocation (or reallocation) `f` makes on this thread.
+pub fn largest_of<T>(f: impl FnOnce() -> T) -> (T, usize) {
+    let before = LARGEST.with(|l| l.replace(0));
+    let r = f();
+    let largest = LARGEST.with(|l| l.replace(before.max(l.get())));
+    (r, largest)
+}
