@@ -17,7 +17,6 @@
     missing_docs
 )]
 
-use bytes::Bytes;
 use experiment::elf::Elf;
 use experiment::frameinfo::NativeFrame;
 use experiment::jclasses::JClasses;
@@ -29,22 +28,9 @@ use std::collections::HashMap;
 use std::io::Write;
 use std::path::PathBuf;
 
-/// The experiment directory on the file system.
-struct FsSource(PathBuf);
-
-impl Source for FsSource {
-    fn read(&self, path: &str) -> Option<Bytes> {
-        std::fs::read(self.0.join(path)).ok().map(Bytes::from)
-    }
-    fn list(&self, dir: &str) -> Vec<String> {
-        std::fs::read_dir(self.0.join(dir))
-            .map(|rd| {
-                rd.filter_map(|e| e.ok()?.file_name().into_string().ok())
-                    .collect()
-            })
-            .unwrap_or_default()
-    }
-}
+#[path = "common/fs_source.rs"]
+mod fs_source;
+use fs_source::FsSource;
 
 /// The load objects' ELF symbols, read when first needed: the experiment's archived copy
 /// first, then the file at the recorded path (gprofng's order).

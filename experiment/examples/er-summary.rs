@@ -2,27 +2,13 @@
 //! kind, heap/sync/io/clock totals, collector warnings and errors, descendants).
 #![allow(clippy::print_stdout, clippy::print_stderr, missing_docs)]
 
-use bytes::Bytes;
+use experiment::Experiment;
 use experiment::summary::Summary;
-use experiment::{Experiment, Source};
 use std::path::PathBuf;
 
-/// The experiment directory on the file system.
-struct FsSource(PathBuf);
-
-impl Source for FsSource {
-    fn read(&self, path: &str) -> Option<Bytes> {
-        std::fs::read(self.0.join(path)).ok().map(Bytes::from)
-    }
-    fn list(&self, dir: &str) -> Vec<String> {
-        std::fs::read_dir(self.0.join(dir))
-            .map(|rd| {
-                rd.filter_map(|e| e.ok()?.file_name().into_string().ok())
-                    .collect()
-            })
-            .unwrap_or_default()
-    }
-}
+#[path = "common/fs_source.rs"]
+mod fs_source;
+use fs_source::FsSource;
 
 fn main() {
     let Some(dir) = std::env::args().nth(1) else {

@@ -13,7 +13,8 @@ mod common;
 use common::{FsSource, data};
 use experiment::Experiment;
 use experiment::elf::{Elf, SymbolSource};
-use experiment::frameinfo::Stack;
+use experiment::frameinfo::{NativeFrame, Stack};
+use experiment::map::Map;
 use std::collections::BTreeSet;
 
 const LIBJAVA: &str = "/usr/lib/jvm/java-17-openjdk-amd64/lib/libjava.so";
@@ -122,6 +123,29 @@ fn offsets_and_load_bias_agree_on_the_original_library() {
     }
 }
 
+/// Names native PCs at time `rel`, with `elf` as the symbols of load object `object` only.
+fn namer<'m>(
+    map: &'m Map,
+    rel: u64,
+    object: &'m str,
+    elf: &'m Elf,
+) -> impl Fn(u64) -> NativeFrame + 'm {
+    move |pc| {
+        let r = map.resolve(pc, rel).unwrap();
+        let e = (r.name == object).then_some(elf);
+        map.native_frame(pc, rel, &r, e)
+    }
+}
+
+/// The first (leaf-most) native frame of `stack` that `name` gives a function name.
+fn first_named(stack: &Stack, name: &impl Fn(u64) -> NativeFrame) -> usize {
+    stack
+        .native
+        .iter()
+        .position(|&pc| name(pc).function.is_some())
+        .unwrap()
+}
+
 /// The call stack of the heap packet with timestamp `tstamp`, and its time since the run start.
 fn heap_packet<S: experiment::Source>(exp: &Experiment<S>, tstamp: u64) -> (Stack, u64) {
     let start = exp.log().run_start().unwrap();
@@ -144,16 +168,8 @@ fn native_frames_of_a_find_bootstrap_class_malloc() {
     let jclasses = exp.jclasses().unwrap().unwrap();
     let (stack, rel) = heap_packet(&exp, 4_668_517_296_408);
     let map = exp.map();
-    let name = |pc: u64| {
-        let r = map.resolve(pc, rel).unwrap();
-        let e = (r.name == LIBJAVA).then_some(&elf);
-        map.native_frame(pc, rel, &r, e)
-    };
-    let jni = stack
-        .native
-        .iter()
-        .position(|&pc| name(pc).function.is_some())
-        .unwrap();
+    let name = namer(map, rel, LIBJAVA, &elf);
+    let jni = first_named(&stack, &name);
     let f = name(stack.native[jni]);
     assert_eq!(
         f.function.as_deref(),
@@ -166,7 +182,7 @@ fn native_frames_of_a_find_bootstrap_class_malloc() {
     // The leaf method is native; 11 Java frames + the 8 native ones from the JNI function.
     assert_eq!(stack.java[0].lineno, -3);
     assert_eq!(jni + 1, 8);
-    assert_eq!(stack.user_view_frames_jni(true, &jclasses, name), 19);
+    assert_eq!(stack.user_view_frames_jni(true, &jclasses, &name), 19);
     assert_eq!(stack.user_view_frames(true), 11);
     // The interpreter frames above it are generated code, named by map.xml.
     let root_side = name(stack.native[jni + 1]);
@@ -218,16 +234,8 @@ fn collector_sample_packet_splices_its_jni_frames() {
     let map = exp.map();
     let base = map.load_base(COLLECTOR, rel).unwrap();
     assert_eq!(base, 0x7F67_5FCE_0000);
-    let name = |pc: u64| {
-        let r = map.resolve(pc, rel).unwrap();
-        let e = (r.name == COLLECTOR).then_some(&elf);
-        map.native_frame(pc, rel, &r, e)
-    };
-    let jni = stack
-        .native
-        .iter()
-        .position(|&pc| name(pc).function.is_some())
-        .unwrap();
+    let name = namer(map, rel, COLLECTOR, &elf);
+    let jni = first_named(&stack, &name);
     let f = name(stack.native[jni]);
     assert_eq!(
         f.function.as_deref(),
@@ -236,6 +244,6 @@ fn collector_sample_packet_splices_its_jni_frames() {
     assert_eq!(stack.native[jni] - base, 0x635b5);
     assert_eq!(stack.java[0].lineno, -3);
     assert_eq!(jni + 1, 5);
-    assert_eq!(stack.user_view_frames_jni(true, &jclasses, name), 8);
+    assert_eq!(stack.user_view_frames_jni(true, &jclasses, &name), 8);
     assert_eq!(stack.user_view_frames(true), 3);
 }

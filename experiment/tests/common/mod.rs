@@ -7,8 +7,6 @@
 )]
 #![allow(dead_code)]
 
-use bytes::Bytes;
-use experiment::Source;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -42,22 +40,11 @@ pub(crate) const CASES: [&str; 8] = [
     "java_heap",
 ];
 
-/// A file-system source (tests may do I/O).
-pub(crate) struct FsSource(pub PathBuf);
-
-impl Source for FsSource {
-    fn read(&self, path: &str) -> Option<Bytes> {
-        std::fs::read(self.0.join(path)).ok().map(Bytes::from)
-    }
-    fn list(&self, dir: &str) -> Vec<String> {
-        std::fs::read_dir(self.0.join(dir))
-            .map(|rd| {
-                rd.filter_map(|e| e.ok()?.file_name().into_string().ok())
-                    .collect()
-            })
-            .unwrap_or_default()
-    }
-}
+#[path = "../../examples/common/fs_source.rs"]
+mod fs_source;
+/// A file-system source (tests may do I/O), the one the examples use.
+#[allow(unused_imports)] // not every test binary opens an experiment itself
+pub(crate) use fs_source::FsSource;
 
 /// Runs example `name` (built by `cargo test` next to the test binaries) and returns stdout.
 pub(crate) fn run_example(name: &str, args: &[&str]) -> String {
