@@ -32,6 +32,9 @@ use std::path::PathBuf;
 mod fs_source;
 use fs_source::FsSource;
 
+/// The largest load object read from its recorded path (libjvm.so is about 24 MB).
+const MAX_LOAD_OBJECT: u64 = 1 << 30;
+
 /// The load objects' ELF symbols, read when first needed: the experiment's archived copy
 /// first, then the file at the recorded path (gprofng's order).
 struct Objects<'e, S> {
@@ -51,6 +54,12 @@ impl<S: Source> Objects<'_, S> {
                 .and_then(|b| Elf::parse(&b).ok());
             let elf = from_archive.or_else(|| {
                 if self.archives_only {
+                    return None;
+                }
+                // The path comes from map.xml: read only a regular file of sane size (not a
+                // device or a FIFO that never ends).
+                let meta = std::fs::metadata(load_object).ok()?;
+                if !meta.is_file() || meta.len() > MAX_LOAD_OBJECT {
                     return None;
                 }
                 let b = std::fs::read(load_object).ok()?;

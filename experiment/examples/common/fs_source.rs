@@ -10,7 +10,13 @@ pub(crate) struct FsSource(pub(crate) PathBuf);
 
 impl Source for FsSource {
     fn read(&self, path: &str) -> Option<Bytes> {
-        std::fs::read(self.0.join(path)).ok().map(Bytes::from)
+        let path = self.0.join(path);
+        // Only regular files: a device or FIFO (or a link to one) in a crafted experiment
+        // directory would never end.
+        if !std::fs::metadata(&path).ok()?.is_file() {
+            return None;
+        }
+        std::fs::read(path).ok().map(Bytes::from)
     }
     fn list(&self, dir: &str) -> Vec<String> {
         std::fs::read_dir(self.0.join(dir))
