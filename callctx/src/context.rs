@@ -60,14 +60,16 @@ impl<'a> Context<'a> {
     #[inline]
     pub fn frames(&self) -> Frames<'a> {
         Frames {
-            rest: self.text.as_bytes(),
+            text: self.text.as_bytes(),
+            front: 0,
+            back: self.text.len(),
             remaining: self.len,
         }
     }
 
     /// The innermost frame (the location the profile is about).
     pub fn innermost(&self) -> Frame {
-        frame_unchecked(self.text.as_bytes()).0
+        frame_unchecked(self.text.as_bytes(), 0).0
     }
 
     /// The outermost frame (the compilation root, or the stack's bottom in sampling profiles).
@@ -142,7 +144,12 @@ impl<'a> Context<'a> {
 /// The frames of a [`Context`], innermost first (double-ended: `.rev()` is outermost first).
 #[derive(Clone, Debug)]
 pub struct Frames<'a> {
-    rest: &'a [u8],
+    /// The whole validated text.
+    text: &'a [u8],
+    /// Where the frames not yet read start: the first one at `front`; the last one ends at
+    /// `back` (a `<` or the end of the text).
+    front: usize,
+    back: usize,
     remaining: usize,
 }
 
@@ -155,8 +162,8 @@ impl Iterator for Frames<'_> {
             return None;
         }
         self.remaining -= 1;
-        let (frame, rest) = frame_unchecked(self.rest);
-        self.rest = rest;
+        let (frame, next) = frame_unchecked(self.text, self.front);
+        self.front = next;
         Some(frame)
     }
 
@@ -173,20 +180,16 @@ impl DoubleEndedIterator for Frames<'_> {
         }
         self.remaining -= 1;
         if self.remaining == 0 {
-            // The one frame left is all of `rest`.
-            let frame = frame_unchecked(self.rest).0;
-            self.rest = &[];
-            return Some(frame);
+            // The one frame left starts at `front`.
+            return Some(frame_unchecked(self.text, self.front).0);
         }
-        // More than one frame is left, so `rest` ends with `<frame`.
-        let start = after_last_separator(self.rest).unwrap_or_else(|| {
-            self.rest
-                .iter()
-                .rposition(|&b| b == b'<')
-                .map_or(0, |at| at + 1)
-        });
-        let frame = frame_unchecked(self.rest.get(start..).unwrap_or_default()).0;
-        self.rest = self.rest.get(..start.saturating_sub(1)).unwrap_or_default();
+        // More than one frame is left, so they end with `<frame`.
+        let rest = self.text.get(self.front..self.back).unwrap_or_default();
+        let start = after_last_separator(rest)
+            .unwrap_or_else(|| rest.iter().rposition(|&b| b == b'<').map_or(0, |at| at + 1));
+        let start = self.front + start;
+        let frame = frame_unchecked(self.text, start).0;
+        self.back = start.saturating_sub(1);
         Some(frame)
     }
 }

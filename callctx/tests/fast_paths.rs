@@ -1,6 +1,7 @@
-//! The word-at-a-time paths (validation, method ids, the search for the last `<`) against
-//! their byte-by-byte fallbacks: numbers of every length, leading zeros, frames longer than
-//! the sixteen bytes the reverse search looks at, and contexts of every short length.
+//! The word-at-a-time paths (validation, the one-pass reader, method ids, the search for the
+//! last `<`) against their byte-by-byte fallbacks: numbers of every length (each method id
+//! length takes its own branch), leading zeros, frames longer than the sixteen bytes the
+//! reverse search looks at, and contexts of every short length.
 #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
 
 use callctx::{Context, Frame};
@@ -9,6 +10,8 @@ fn check(text: &str, expected: &[Frame]) {
     let ctx = Context::parse(text).unwrap();
     assert_eq!(ctx.len(), expected.len(), "{text}");
     assert_eq!(ctx.frames().collect::<Vec<_>>(), expected, "{text}");
+    let one_pass: Result<Vec<Frame>, _> = callctx::parse_frames(text).collect();
+    assert_eq!(one_pass.unwrap(), expected, "{text}");
     let mut rev: Vec<Frame> = ctx.frames().rev().collect();
     rev.reverse();
     assert_eq!(rev, expected, "{text}");
@@ -71,9 +74,14 @@ fn extremes_and_errors_at_every_length() {
     let text = "12345:-6<7:89<1011:1<0:0";
     for end in 0..=text.len() {
         let prefix = &text[..end];
-        if let Ok(ctx) = Context::parse(prefix) {
-            assert_eq!(ctx.frames().count(), ctx.len());
-            assert_eq!(ctx.frames().rev().count(), ctx.len());
+        let one_pass: Result<Vec<Frame>, _> = callctx::parse_frames(prefix).collect();
+        match Context::parse(prefix) {
+            Ok(ctx) => {
+                assert_eq!(ctx.frames().count(), ctx.len());
+                assert_eq!(ctx.frames().rev().count(), ctx.len());
+                assert_eq!(one_pass.unwrap(), ctx.frames().collect::<Vec<_>>());
+            }
+            Err(err) => assert_eq!(one_pass.unwrap_err(), err, "{prefix}"),
         }
     }
 }
