@@ -98,7 +98,7 @@ fn member(input: &[u8], start: usize, out: &mut Vec<u8>, limit: usize) -> Result
         buf: 0,
         count: 0,
     };
-    inflate(&mut bits, out, limit)?;
+    inflate(&mut bits, out, begin, limit)?;
     let mut pos = bits.pos; // byte-aligned after the last block
     let mut word = || -> Result<u32, Error> {
         let b = input
@@ -237,19 +237,26 @@ const CODE_LENGTH_ORDER: [usize; 19] = [
     16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15,
 ];
 
-/// Inflates deflate blocks until the final one.
-fn inflate(bits: &mut Bits<'_>, out: &mut Vec<u8>, limit: usize) -> Result<(), Error> {
+/// Inflates deflate blocks until the final one, appending to `out`, whose bytes from `begin`
+/// on are this member's (back-references may not reach before them: each member is a
+/// deflate stream of its own).
+fn inflate(
+    bits: &mut Bits<'_>,
+    out: &mut Vec<u8>,
+    begin: usize,
+    limit: usize,
+) -> Result<(), Error> {
     loop {
         let last = bits.take(1)? == 1;
         match bits.take(2)? {
             0 => stored(bits, out, limit)?,
             1 => {
                 let (lit, dist) = fixed_codes(bits.pos)?;
-                codes(bits, out, limit, lit, dist)?;
+                codes(bits, out, begin, limit, lit, dist)?;
             }
             2 => {
                 let (lit, dist) = dynamic(bits)?;
-                codes(bits, out, limit, &lit, &dist)?;
+                codes(bits, out, begin, limit, &lit, &dist)?;
             }
             _ => return Err(gz("invalid deflate block type 3", bits.pos)),
         }
@@ -354,6 +361,7 @@ fn dynamic(bits: &mut Bits<'_>) -> Result<(Huffman, Huffman), Error> {
 fn codes(
     bits: &mut Bits<'_>,
     out: &mut Vec<u8>,
+    begin: usize,
     limit: usize,
     lit: &Huffman,
     dist: &Huffman,
@@ -379,9 +387,9 @@ fn codes(
                     return Err(gz("invalid distance code", bits.pos));
                 };
                 let distance = usize::from(base) + bits.take(u32::from(extra))? as usize;
-                if distance > out.len() {
+                if distance > out.len() - begin {
                     return Err(gz(
-                        "distance reaches before the start of the data",
+                        "distance reaches before the start of the member's data",
                         bits.pos,
                     ));
                 }

@@ -89,3 +89,28 @@ fn truncated_and_corrupt_gzip_fails_cleanly() {
         "byte 0 of the gzip data: expected the gzip magic 1f 8b"
     );
 }
+
+/// Each gzip member is a deflate stream of its own: a back-reference in the second member
+/// (length 3 at distance 2, a fixed-Huffman block) may not reach into the first member's
+/// "ab". zlib says "invalid distance too far back"; this decoder used to copy "aba".
+#[test]
+fn back_references_stay_inside_their_member() {
+    let gz = hex(
+        "1f8b08000000000002034b4c02006d48839e020000001f8b08000000000000ff034200ee202adb03000000",
+    );
+    let err = iprof::gzip::decompress(&gz, 1 << 20).unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("distance reaches before the start of the member's data"),
+        "{err}"
+    );
+    // The first member alone is fine.
+    assert_eq!(iprof::gzip::decompress(&gz[..22], 1 << 20).unwrap(), b"ab");
+}
+
+fn hex(text: &str) -> Vec<u8> {
+    (0..text.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&text[i..i + 2], 16).unwrap())
+        .collect()
+}
