@@ -425,13 +425,13 @@ pub(crate) fn after_last_separator(bytes: &[u8]) -> Option<usize> {
 /// Written as one branch per common length (three to five digits in real profiles) on
 /// purpose. Each frame's start depends on the lengths of the numbers before it; computed from
 /// the loaded word, that is a chain of load, digit search and add that every frame waits for
-/// (some 20 cycles, counted from the instructions). A predicted branch gives the next position at once, so the processor
-/// reads several frames ahead and pays only when a length is mispredicted. Over the real
-/// contexts of the bench (fastest of 1,000 runs), the one-pass reader measured 1.33 GB/s this
-/// way against 0.94 with `at + len + 1`, and `Context::parse` 2.1 against 1.5. Keep it at
-/// three arms: with four or more, LLVM makes a jump table, and the one-pass reader measured
-/// 1.14 GB/s with its indirect jump. A constant `at` lets LLVM fold the arms back into the sum
-/// (see [`frame_unchecked`]).
+/// (some 20 cycles, counted from the instructions). A predicted branch gives the next position
+/// at once, so the processor reads several frames ahead and pays only when a length is
+/// mispredicted. Over the real contexts of the bench (fastest of 1,000 runs), the one-pass
+/// reader measured 1.33 GB/s this way against 0.94 with `at + len + 1`, and `Context::parse`
+/// 2.1 against 1.5. Keep it at three arms: with four or more, LLVM makes a jump table, and the
+/// one-pass reader measured 1.14 GB/s with its indirect jump. A constant `at` lets LLVM fold
+/// the arms back into the sum (see [`frame_unchecked`]).
 #[inline(always)]
 fn after_method(at: usize, len: usize) -> usize {
     match len {
