@@ -254,6 +254,40 @@ impl ElfHeader {
     fn cursor<'a>(&self, data: &'a [u8], base: u64) -> Cursor<'a> {
         Cursor::new(data, base, self.endian, self.class)
     }
+
+    /// The `count` entries of `entsize` bytes of the header table `what` at `offset`, each
+    /// read by `parse`. The whole table must lie inside `data` before anything is read.
+    fn entries<T>(
+        &self,
+        data: &[u8],
+        offset: u64,
+        count: u64,
+        entsize: u64,
+        what: &'static str,
+        parse: fn(&mut Cursor<'_>) -> Result<T>,
+    ) -> Result<Vec<T>> {
+        let t = table(data, offset, count.saturating_mul(entsize), what)?;
+        let mut out = Vec::new();
+        // `entsize` comes from `entry_size`, never 0; `max` keeps `chunks_exact` from panicking.
+        for (i, chunk) in t.chunks_exact(entsize.max(1) as usize).enumerate() {
+            out.push(parse(&mut self.cursor(chunk, offset + i as u64 * entsize))?);
+        }
+        Ok(out)
+    }
+}
+
+/// A header table's entry size `entsize` (the header field `what`), if it holds at least the
+/// `min` bytes of one entry of this class.
+fn entry_size(entsize: u16, min: u64, what: &'static str) -> Result<u64> {
+    if u64::from(entsize) < min {
+        return Err(invalid(
+            what,
+            0,
+            format!("at least {min}"),
+            entsize.to_string(),
+        ));
+    }
+    Ok(u64::from(entsize))
 }
 
 impl SectionHeader {
@@ -345,16 +379,11 @@ impl Elf {
         // Section headers first: section 0 may hold the extended counts.
         let mut section_headers = Vec::new();
         if header.e_shoff != 0 {
-            let shsize = SectionHeader::size(class);
-            if u64::from(header.e_shentsize) < shsize {
-                return Err(invalid(
-                    "ELF e_shentsize",
-                    0,
-                    format!("at least {shsize}"),
-                    header.e_shentsize.to_string(),
-                ));
-            }
-            let entsize = u64::from(header.e_shentsize);
+            let entsize = entry_size(
+                header.e_shentsize,
+                SectionHeader::size(class),
+                "ELF e_shentsize",
+            )?;
             let first = table(data, header.e_shoff, entsize, "ELF section header 0")?;
             let s0 = SectionHeader::parse(&mut header.cursor(first, header.e_shoff))?;
             if header.shnum == 0 {
@@ -363,32 +392,31 @@ impl Elf {
             if e_phnum == PN_XNUM {
                 header.phnum = s0.sh_info;
             }
-            let len = header.shnum.saturating_mul(entsize);
-            let t = table(data, header.e_shoff, len, "ELF section header table")?;
-            for (i, chunk) in t.chunks_exact(entsize as usize).enumerate() {
-                let base = header.e_shoff + i as u64 * entsize;
-                section_headers.push(SectionHeader::parse(&mut header.cursor(chunk, base))?);
-            }
+            section_headers = header.entries(
+                data,
+                header.e_shoff,
+                header.shnum,
+                entsize,
+                "ELF section header table",
+                SectionHeader::parse,
+            )?;
         }
 
         let mut program_headers = Vec::new();
         if header.phnum != 0 {
-            let phsize = ProgramHeader::size(class);
-            if u64::from(header.e_phentsize) < phsize {
-                return Err(invalid(
-                    "ELF e_phentsize",
-                    0,
-                    format!("at least {phsize}"),
-                    header.e_phentsize.to_string(),
-                ));
-            }
-            let entsize = u64::from(header.e_phentsize);
-            let len = u64::from(header.phnum) * entsize;
-            let t = table(data, header.e_phoff, len, "ELF program header table")?;
-            for (i, chunk) in t.chunks_exact(entsize as usize).enumerate() {
-                let base = header.e_phoff + i as u64 * entsize;
-                program_headers.push(ProgramHeader::parse(&mut header.cursor(chunk, base))?);
-            }
+            let entsize = entry_size(
+                header.e_phentsize,
+                ProgramHeader::size(class),
+                "ELF e_phentsize",
+            )?;
+            program_headers = header.entries(
+                data,
+                header.e_phoff,
+                u64::from(header.phnum),
+                entsize,
+                "ELF program header table",
+                ProgramHeader::parse,
+            )?;
         }
 
         let mut elf = Elf {
