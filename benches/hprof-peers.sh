@@ -32,7 +32,7 @@ for s in $sizes; do
     fi
 done
 
-cargo build --quiet --release -p hprof --example histogram
+cargo build --quiet --release -p hprof-format --example histogram
 cargo bench --quiet --no-run -p benches --no-default-features --features hprof --bench hprof
 target=${CARGO_TARGET_DIR:-$root/target}
 hist="$target/release/examples/histogram"

@@ -2,9 +2,9 @@
 //! fixed buffer (memory stays bounded whatever the file size).
 //!
 //! ```sh
-//! cargo run --release -p hprof --example histogram            # a bundled JDK 17 dump
-//! cargo run --release -p hprof --example histogram -- FILE    # your own dump
-//! cargo run --release -p hprof --example histogram -- --threads 2 FILE
+//! cargo run --release -p hprof-format --example histogram            # a bundled JDK 17 dump
+//! cargo run --release -p hprof-format --example histogram -- FILE    # your own dump
+//! cargo run --release -p hprof-format --example histogram -- --threads 2 FILE
 //! ```
 //!
 //! With `--threads N`, the file is split at top-level record boundaries into N byte-balanced

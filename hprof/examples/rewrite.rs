@@ -3,7 +3,7 @@
 //! stays bounded by one heap-dump record.
 //!
 //! ```sh
-//! cargo run --release -p hprof --example rewrite -- IN.hprof OUT.hprof && cmp IN.hprof OUT.hprof
+//! cargo run --release -p hprof-format --example rewrite -- IN.hprof OUT.hprof && cmp IN.hprof OUT.hprof
 //! ```
 #![allow(clippy::print_stdout, clippy::print_stderr, clippy::indexing_slicing)]
 

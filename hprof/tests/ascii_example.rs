@@ -75,7 +75,7 @@ fn example_binary_prints_contract_and_rewrites_identically() {
         .join("hprof-txt");
     if !bin.exists() {
         eprintln!(
-            "example binary not built (run `cargo test -p hprof`): {}",
+            "example binary not built (run `cargo test -p hprof-format`): {}",
             bin.display()
         );
         return;
