@@ -18,6 +18,8 @@
 // The allocator must implement the unsafe `GlobalAlloc` trait; it only forwards to `System`.
 #![allow(unsafe_code)]
 
+pub mod cli;
+
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
