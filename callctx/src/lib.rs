@@ -78,3 +78,8 @@ fn write_frames(f: &mut fmt::Formatter<'_>, frames: impl Iterator<Item = Frame>)
     }
     Ok(())
 }
+
+/// The README's examples, compiled and run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

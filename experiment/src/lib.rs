@@ -75,3 +75,8 @@ pub use experiment::{
     DataFile, DataPacket, DataPackets, DynClass, Experiment, JDYNCLASSES_DEPTH, JDYNCLASSES_ENTRIES,
 };
 pub use source::{FnSource, MemorySource, Source, SubSource, from_fn};
+
+/// The README's examples, compiled and run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

@@ -50,3 +50,8 @@
 
 pub mod ascii;
 pub mod binary;
+
+/// The README's examples, compiled and run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

@@ -76,3 +76,8 @@ pub use dump::{ClassLayout, ClassLayouts, ClassResolver, ClassTable, NoClasses, 
 pub use error::{Error, Result};
 pub use events::{Event, JvmpiEvent};
 pub use ids::{EnvId, JniRef, MethodId, ObjectId, Pointer, RawMonitorId};
+
+/// The README's examples, compiled and run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

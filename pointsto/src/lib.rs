@@ -56,3 +56,8 @@ pub mod used;
 pub mod write;
 
 pub use error::{Error, Result};
+
+/// The README's examples, compiled and run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
