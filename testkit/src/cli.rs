@@ -56,9 +56,11 @@ impl Example {
         // target/<profile>/deps/<test>-<hash> → target/<profile>/examples/<name>
         let exe = std::env::current_exe().unwrap();
         let profile_dir = exe.parent().and_then(Path::parent).unwrap();
-        let bin = profile_dir
-            .join("examples")
-            .join(format!("{}{}", self.name, std::env::consts::EXE_SUFFIX));
+        let bin = profile_dir.join("examples").join(format!(
+            "{}{}",
+            self.name,
+            std::env::consts::EXE_SUFFIX
+        ));
         if !bin.exists() || !self.features.is_empty() {
             let mut cmd = Command::new(env!("CARGO"));
             cmd.args(["build", "-q", "-p", self.package, "--example", self.name]);
@@ -98,7 +100,10 @@ impl Example {
         let _ = stdout.read_exact(&mut buf);
         drop(stdout);
         let out = child.wait_with_output().unwrap();
-        (out.status.code(), String::from_utf8_lossy(&out.stderr).into_owned())
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
     }
 
     /// Checks the manners every example keeps (see the module docs); panics with the example's
