@@ -1,0 +1,299 @@
+//! `to-parquet IN OUTDIR`: a heap dump (`.hprof`) as Parquet tables, one folder per table
+//! (`OUTDIR/objects/part-00000.parquet`, …), zstd-compressed, for DuckDB, Spark or Polars.
+//!
+//! ```sh
+//! cargo run --release -p jvmprof-columnar --example to-parquet -- heap.hprof out/
+//! duckdb -c "SELECT kind, count(*) FROM 'out/objects/*.parquet' GROUP BY kind"
+//! ```
+
+// The dump is memory-mapped (its pages are the page cache's, not ours); examples print.
+#![allow(unsafe_code, clippy::print_stdout, clippy::print_stderr)]
+
+use std::fs::File;
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use columnar::sink::DEFAULT_ROWS_PER_PART;
+use columnar::{ParquetSink, PartStore};
+
+const USAGE: &str = "\
+usage: to-parquet [--rows-per-part N] [--force] IN OUTDIR
+
+Writes the heap dump IN (an HPROF binary file) as Parquet tables under OUTDIR, one folder per
+table: classes, objects, references, roots, strings, stack_frames, stack_traces
+(OUTDIR/<table>/part-NNNNN.parquet, zstd). Parts are written under a hidden temporary name and
+renamed once complete; OUTDIR/_SUCCESS is written last, only when the whole dump was read.
+Prints a JSON summary (rows and parts per table) on stdout.
+
+options:
+  --rows-per-part N   split tables into files of at most N rows (default 8388608)
+  --force             replace the tables of an earlier export in OUTDIR
+  -h, --help          this text
+  --version           the version
+
+exit status: 0 complete; 1 error (nothing usable written); 2 bad usage;
+3 partial: the dump is cut off or damaged, everything before the damage was written
+  (stderr says where reading stopped; no _SUCCESS file).";
+
+struct Args {
+    input: PathBuf,
+    out: PathBuf,
+    rows_per_part: u64,
+    force: bool,
+}
+
+fn parse_args() -> Result<Option<Args>, lexopt::Error> {
+    use lexopt::prelude::*;
+    let mut parser = lexopt::Parser::from_env();
+    let (mut input, mut out) = (None, None);
+    let mut rows_per_part = DEFAULT_ROWS_PER_PART;
+    let mut force = false;
+    while let Some(arg) = parser.next()? {
+        match arg {
+            Short('h') | Long("help") => {
+                println!("{USAGE}");
+                return Ok(None);
+            }
+            Long("version") => {
+                println!("to-parquet {}", env!("CARGO_PKG_VERSION"));
+                return Ok(None);
+            }
+            Long("rows-per-part") => rows_per_part = parser.value()?.parse()?,
+            Long("force") => force = true,
+            Value(v) if input.is_none() => input = Some(PathBuf::from(v)),
+            Value(v) if out.is_none() => out = Some(PathBuf::from(v)),
+            _ => return Err(arg.unexpected()),
+        }
+    }
+    match (input, out) {
+        (Some(input), Some(out)) => Ok(Some(Args {
+            input,
+            out,
+            rows_per_part,
+            force,
+        })),
+        _ => Err("expected IN and OUTDIR".into()),
+    }
+}
+
+/// Parts as files: `OUTDIR/<table>/.part-NNNNN.parquet.tmp`, renamed on commit.
+struct DirStore {
+    root: PathBuf,
+    uncommitted: Vec<PathBuf>,
+}
+
+impl DirStore {
+    fn tmp(&self, table: &str, part: u32) -> PathBuf {
+        self.root
+            .join(table)
+            .join(format!(".part-{part:05}.parquet.tmp"))
+    }
+}
+
+impl PartStore for DirStore {
+    type Part = std::io::BufWriter<File>;
+
+    fn create(&mut self, table: &str, part: u32) -> std::io::Result<Self::Part> {
+        std::fs::create_dir_all(self.root.join(table))?;
+        let path = self.tmp(table, part);
+        let file = File::create(&path)?;
+        self.uncommitted.push(path);
+        Ok(std::io::BufWriter::with_capacity(1 << 20, file))
+    }
+
+    fn commit(&mut self, table: &str, part: u32, file: Self::Part) -> std::io::Result<()> {
+        let file = file
+            .into_inner()
+            .map_err(std::io::IntoInnerError::into_error)?;
+        file.sync_all()?;
+        let tmp = self.tmp(table, part);
+        std::fs::rename(
+            &tmp,
+            self.root
+                .join(table)
+                .join(format!("part-{part:05}.parquet")),
+        )?;
+        self.uncommitted.retain(|p| p != &tmp);
+        Ok(())
+    }
+}
+
+impl Drop for DirStore {
+    fn drop(&mut self) {
+        for p in &self.uncommitted {
+            let _ = std::fs::remove_file(p);
+        }
+    }
+}
+
+fn prepare_out(out: &Path, force: bool) -> Result<(), String> {
+    let tables = [
+        "classes",
+        "objects",
+        "references",
+        "roots",
+        "strings",
+        "stack_frames",
+        "stack_traces",
+    ];
+    if out.exists() && !out.is_dir() {
+        return Err("exists and is not a directory".into());
+    }
+    let taken: Vec<&str> = tables
+        .iter()
+        .copied()
+        .filter(|t| out.join(t).exists())
+        .collect();
+    if !taken.is_empty() && !force {
+        return Err(format!(
+            "already holds tables ({}): pass --force to replace them",
+            taken.join(", ")
+        ));
+    }
+    for t in taken {
+        std::fs::remove_dir_all(out.join(t)).map_err(|e| e.to_string())?;
+    }
+    for marker in ["_SUCCESS", "_PARTIAL"] {
+        let _ = std::fs::remove_file(out.join(marker));
+    }
+    std::fs::create_dir_all(out).map_err(|e| e.to_string())
+}
+
+fn main() -> ExitCode {
+    let args = match parse_args() {
+        Ok(Some(a)) => a,
+        Ok(None) => return ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}\n\n{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    let input = args.input.display().to_string();
+    let file = match File::open(&args.input).and_then(|f| {
+        if f.metadata()?.is_file() {
+            Ok(f)
+        } else {
+            Err(std::io::Error::other("not a regular file"))
+        }
+    }) {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("error: {input}: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    // SAFETY: the map is read-only; a file truncated underneath us would raise SIGBUS, as
+    // for every tool that maps its input.
+    let map = match unsafe { memmap2::Mmap::map(&file) } {
+        Ok(m) => m,
+        Err(e) => {
+            eprintln!("error: {input}: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    let out_dir = args.out.display().to_string();
+    if let Err(e) = prepare_out(&args.out, args.force) {
+        eprintln!("error: {out_dir}: {e}");
+        return ExitCode::from(1);
+    }
+    let store = DirStore {
+        root: args.out.clone(),
+        uncommitted: Vec::new(),
+    };
+    let mut sink = ParquetSink::new(store).with_rows_per_part(args.rows_per_part);
+    let bar = std::io::stderr().is_terminal().then(|| {
+        let bar = indicatif::ProgressBar::new(2 * map.len() as u64);
+        bar.set_style(
+            indicatif::ProgressStyle::with_template("{bar:40} {bytes}/{total_bytes} {eta}")
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        );
+        bar
+    });
+    let mut progress = |n: u64| {
+        if let Some(b) = &bar {
+            b.set_position(n);
+        }
+    };
+    let summary = match columnar::hprof::export(&map, &mut sink, &mut progress) {
+        Ok(s) => s,
+        Err(e) => {
+            if let Some(b) = &bar {
+                b.finish_and_clear();
+            }
+            eprintln!("error: {input}: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    let written = match sink.finish() {
+        Ok((_, w)) => w,
+        Err(e) => {
+            eprintln!("error: {out_dir}: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    if let Some(b) = &bar {
+        b.finish_and_clear();
+    }
+    let complete = summary.is_complete();
+    let marker = if complete { "_SUCCESS" } else { "_PARTIAL" };
+    let note = match &summary.stopped {
+        Some(e) => format!("reading stopped at byte offset {}: {e}\n", e.offset()),
+        None if summary.missing_heap_dump_end => {
+            "the dump ends without its HEAP DUMP END record (cut off after a segment)\n".into()
+        }
+        None => String::new(),
+    };
+    if let Err(e) = std::fs::write(args.out.join(marker), &note) {
+        eprintln!("error: {out_dir}: {e}");
+        return ExitCode::from(1);
+    }
+    let mut json = String::from("{\"input\":");
+    json.push_str(&json_string(&input));
+    json.push_str(",\"complete\":");
+    json.push_str(if complete { "true" } else { "false" });
+    json.push_str(",\"tables\":{");
+    for (i, (name, w)) in written.iter().enumerate() {
+        if i > 0 {
+            json.push(',');
+        }
+        json.push_str(&format!(
+            "\"{name}\":{{\"rows\":{},\"parts\":{}}}",
+            w.rows, w.parts
+        ));
+    }
+    json.push_str(&format!(
+        "}},\"instances_without_layout\":{}}}\n",
+        summary.instances_without_layout
+    ));
+    let mut stdout = std::io::stdout().lock();
+    if let Err(e) = stdout
+        .write_all(json.as_bytes())
+        .and_then(|()| stdout.flush())
+    {
+        if e.kind() != std::io::ErrorKind::BrokenPipe {
+            eprintln!("error: stdout: {e}");
+            return ExitCode::from(1);
+        }
+    }
+    if complete {
+        ExitCode::SUCCESS
+    } else {
+        eprintln!("warning: {input}: partial: {}", note.trim_end());
+        ExitCode::from(3)
+    }
+}
+
+fn json_string(s: &str) -> String {
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}

@@ -1,0 +1,922 @@
+//! HPROF binary heap dumps as tables: `classes`, `objects`, `references`, `roots`, `strings`,
+//! `stack_frames` and `stack_traces` (schemas in the [crate docs](crate#hprof-tables)).
+//!
+//! Two streaming passes over the dump's bytes (a memory map is the usual source): the first
+//! reads strings, classes, stack frames and traces and GC roots; the second writes one row per
+//! object and one per reference. Memory holds the class dumps and class names, never objects.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+
+use arrow_array::builder::{
+    Int32Builder, StringBuilder, UInt16Builder, UInt32Builder, UInt64Builder,
+};
+use arrow_array::{ArrayRef, RecordBatch};
+use arrow_schema::{DataType, Field, Schema, SchemaRef};
+
+use hprof::binary::heap_dump::{ClassDump, GcRoot, SubRecord, SubRecords};
+use hprof::binary::histogram::ClassNames;
+use hprof::binary::records::{Frame, Record, Records};
+use hprof::binary::types::{BasicType, Id, IdSize, Value};
+
+use crate::sink::BatchSink;
+use crate::{Error, Result};
+
+/// Rows per record batch handed to the sink.
+pub const BATCH_ROWS: usize = 64 * 1024;
+
+/// Table names, as the sink receives them.
+pub mod table {
+    /// One row per class.
+    pub const CLASSES: &str = "classes";
+    /// One row per heap object (instances, arrays, class objects).
+    pub const OBJECTS: &str = "objects";
+    /// One row per non-null reference.
+    pub const REFERENCES: &str = "references";
+    /// One row per GC root sub-record.
+    pub const ROOTS: &str = "roots";
+    /// One row per `UTF8` record.
+    pub const STRINGS: &str = "strings";
+    /// One row per `FRAME` record.
+    pub const STACK_FRAMES: &str = "stack_frames";
+    /// One row per frame of each `TRACE` record.
+    pub const STACK_TRACES: &str = "stack_traces";
+}
+
+fn field(name: &str, ty: DataType, nullable: bool) -> Field {
+    Field::new(name, ty, nullable)
+}
+
+/// The `classes` table's schema.
+pub fn classes_schema() -> SchemaRef {
+    Arc::new(Schema::new(vec![
+        field("class_id", DataType::UInt64, false),
+        field("name", DataType::Utf8, false),
+        field("super_id", DataType::UInt64, true),
+        field("loader_id", DataType::UInt64, true),
+        field("instance_size", DataType::UInt32, true),
+        field("field_count", DataType::UInt16, true),
+        field("static_field_count", DataType::UInt16, true),
+        field("class_serial", DataType::UInt32, true),
+    ]))
+}
+
+/// The `objects` table's schema.
+pub fn objects_schema() -> SchemaRef {
+    Arc::new(Schema::new(vec![
+        field("id", DataType::UInt64, false),
+        field("class_id", DataType::UInt64, true),
+        field("kind", DataType::Utf8, false),
+        field("shallow_size", DataType::UInt64, false),
+        field("array_length", DataType::UInt32, true),
+        field("element_type", DataType::Utf8, true),
+        field("heap", DataType::Utf8, true),
+        field("offset", DataType::UInt64, false),
+    ]))
+}
+
+/// The `references` table's schema.
+pub fn references_schema() -> SchemaRef {
+    Arc::new(Schema::new(vec![
+        field("from_id", DataType::UInt64, false),
+        field("to_id", DataType::UInt64, false),
+        field("field", DataType::Utf8, true),
+        field("array_index", DataType::UInt32, true),
+    ]))
+}
+
+/// The `roots` table's schema.
+pub fn roots_schema() -> SchemaRef {
+    Arc::new(Schema::new(vec![
+        field("object_id", DataType::UInt64, false),
+        field("root_kind", DataType::Utf8, false),
+        field("thread_serial", DataType::UInt32, true),
+        field("frame", DataType::Int32, true),
+        field("jni_global_ref_id", DataType::UInt64, true),
+        field("heap", DataType::Utf8, true),
+    ]))
+}
+
+/// The `strings` table's schema.
+pub fn strings_schema() -> SchemaRef {
+    Arc::new(Schema::new(vec![
+        field("id", DataType::UInt64, false),
+        field("value", DataType::Utf8, false),
+    ]))
+}
+
+/// The `stack_frames` table's schema.
+pub fn stack_frames_schema() -> SchemaRef {
+    Arc::new(Schema::new(vec![
+        field("frame_id", DataType::UInt64, false),
+        field("method_name", DataType::Utf8, true),
+        field("method_signature", DataType::Utf8, true),
+        field("source_file", DataType::Utf8, true),
+        field("class_serial", DataType::UInt32, false),
+        field("class_name", DataType::Utf8, true),
+        field("line", DataType::Int32, false),
+    ]))
+}
+
+/// The `stack_traces` table's schema.
+pub fn stack_traces_schema() -> SchemaRef {
+    Arc::new(Schema::new(vec![
+        field("stack_trace_serial", DataType::UInt32, false),
+        field("thread_serial", DataType::UInt32, false),
+        field("depth", DataType::UInt32, false),
+        field("frame_id", DataType::UInt64, false),
+    ]))
+}
+
+/// The `root_kind` of a GC root: the HPROF name of its sub-record in snake case
+/// (`ROOT_JAVA_FRAME` → `java_frame`).
+pub fn root_kind(root: &GcRoot) -> &'static str {
+    match root {
+        GcRoot::Unknown { .. } => "unknown",
+        GcRoot::JniGlobal { .. } => "jni_global",
+        GcRoot::JniLocal { .. } => "jni_local",
+        GcRoot::JavaFrame { .. } => "java_frame",
+        GcRoot::NativeStack { .. } => "native_stack",
+        GcRoot::StickyClass { .. } => "sticky_class",
+        GcRoot::ThreadBlock { .. } => "thread_block",
+        GcRoot::MonitorUsed { .. } => "monitor_used",
+        GcRoot::ThreadObject { .. } => "thread_object",
+        GcRoot::InternedString { .. } => "interned_string",
+        GcRoot::Finalizing { .. } => "finalizing",
+        GcRoot::Debugger { .. } => "debugger",
+        GcRoot::ReferenceCleanup { .. } => "reference_cleanup",
+        GcRoot::VmInternal { .. } => "vm_internal",
+        GcRoot::JniMonitor { .. } => "jni_monitor",
+        GcRoot::Unreachable { .. } => "unreachable",
+        #[allow(unreachable_patterns)] // GcRoot may grow
+        _ => "other",
+    }
+}
+
+/// What an export wrote, and where reading stopped when the dump is cut off or damaged.
+#[derive(Debug, Default)]
+pub struct Summary {
+    /// Rows per table.
+    pub rows: HashMap<&'static str, u64>,
+    /// The decoding error that ended the export early: everything before it was written.
+    pub stopped: Option<hprof::binary::error::Error>,
+    /// Instances whose class has no usable `CLASS_DUMP` (their references are not written).
+    pub instances_without_layout: u64,
+    /// Whether the dump ends with a heap dump but without `HEAP DUMP END` after segments.
+    pub missing_heap_dump_end: bool,
+}
+
+impl Summary {
+    /// Whether everything the dump holds was written.
+    pub fn is_complete(&self) -> bool {
+        self.stopped.is_none() && !self.missing_heap_dump_end
+    }
+}
+
+/// Writes the tables of the dump in `data` to `sink`; `progress` is called now and then with
+/// the number of bytes read so far (of `2 × data.len()`: the export makes two passes).
+///
+/// A dump cut off or damaged mid-way is not an error: every table gets the rows before the
+/// damage, and [`Summary::stopped`] says what stopped the export and where.
+///
+/// # Errors
+/// The sink's errors, and a file that is not an HPROF dump at all (its header does not parse).
+pub fn export(
+    data: &[u8],
+    sink: &mut dyn BatchSink,
+    progress: &mut dyn FnMut(u64),
+) -> Result<Summary> {
+    let (header, _) = Records::new(data).map_err(Error::Hprof)?;
+    let id_size = header.id_size;
+    for (name, schema) in [
+        (table::CLASSES, classes_schema()),
+        (table::OBJECTS, objects_schema()),
+        (table::REFERENCES, references_schema()),
+        (table::ROOTS, roots_schema()),
+        (table::STRINGS, strings_schema()),
+        (table::STACK_FRAMES, stack_frames_schema()),
+        (table::STACK_TRACES, stack_traces_schema()),
+    ] {
+        sink.begin(name, schema)?;
+    }
+    let mut summary = Summary::default();
+    let first = first_pass(data, sink, progress, &mut summary)?;
+    let mut second = SecondPass::new(&first, id_size);
+    second.run(data, sink, progress, &mut summary)?;
+    let unknown = std::mem::take(&mut second.unknown_classes);
+    drop(second);
+    write_classes(&first, &unknown, sink, &mut summary)?;
+    write_frames(&first, sink, &mut summary)?;
+    Ok(summary)
+}
+
+/// One thing the walker hands a pass: a record outside heap dumps, or a heap-dump sub-record
+/// with its file offset.
+enum Item<'a> {
+    Record(Record<'a>),
+    Sub(u64, SubRecord<'a>),
+    HeapDumpEnd,
+}
+
+/// How a walk ended.
+#[derive(Default)]
+struct Walked {
+    stopped: Option<hprof::binary::error::Error>,
+    saw_segment: bool,
+    saw_end: bool,
+}
+
+/// Walks every record and heap-dump sub-record of `data`. A record cut off by the end of the
+/// file (or declaring more bytes than the file has) that is a heap dump or segment is still
+/// read sub-record by sub-record up to the damage, so a dump cut mid-segment gives every
+/// object before the cut. `progress` gets the offset of each record read.
+fn walk<'a>(
+    data: &'a [u8],
+    progress: &mut dyn FnMut(u64),
+    f: &mut dyn FnMut(Item<'a>) -> Result<()>,
+) -> Result<Walked> {
+    let (header, records) = Records::new(data).map_err(Error::Hprof)?;
+    let mut walked = Walked::default();
+    let mut next_record = None;
+    let mut next_progress = 0u64;
+    for r in records {
+        let (rh, record) = match r {
+            Ok(r) => r,
+            Err(e) => {
+                walked.stopped = Some(e);
+                break;
+            }
+        };
+        next_record = Some(rh.body_offset() + u64::from(rh.length));
+        if rh.offset >= next_progress {
+            progress(rh.offset);
+            next_progress = rh.offset + (16 << 20);
+        }
+        match record {
+            Record::HeapDump(d) | Record::HeapDumpSegment(d) => {
+                walked.saw_segment |= rh.tag == hprof::binary::records::tag::HEAP_DUMP_SEGMENT;
+                let mut subs = d.sub_records();
+                loop {
+                    let at = subs.offset();
+                    match subs.next() {
+                        None => break,
+                        Some(Ok(s)) => f(Item::Sub(at, s))?,
+                        Some(Err(e)) => {
+                            walked.stopped = Some(e);
+                            return Ok(walked);
+                        }
+                    }
+                }
+            }
+            Record::HeapDumpEnd => {
+                walked.saw_end = true;
+                f(Item::HeapDumpEnd)?;
+            }
+            other => f(Item::Record(other))?,
+        }
+    }
+    // Salvage the sub-records of a heap dump record the file cuts short.
+    let header_len = data.len() - records_len(data);
+    let at = next_record.unwrap_or(header_len as u64);
+    let cut = walked.stopped.is_some()
+        && data.get(at as usize).is_some_and(|&t| {
+            t == hprof::binary::records::tag::HEAP_DUMP
+                || t == hprof::binary::records::tag::HEAP_DUMP_SEGMENT
+        });
+    if cut {
+        let body_at = at as usize + hprof::binary::records::RECORD_HEADER_LEN;
+        let body = data.get(body_at..).unwrap_or_default();
+        let mut subs = SubRecords::new(body, body_at as u64, header.id_size);
+        loop {
+            let at = subs.offset();
+            match subs.next() {
+                Some(Ok(s)) => f(Item::Sub(at, s))?,
+                _ => break,
+            }
+        }
+    }
+    Ok(walked)
+}
+
+/// The length of `data` after its file header.
+fn records_len(data: &[u8]) -> usize {
+    match hprof::binary::header::Header::parse(data) {
+        Ok((_, len)) => data.len().saturating_sub(len),
+        Err(_) => 0,
+    }
+}
+
+/// What the first pass keeps: names, class dumps, load classes, frames.
+struct FirstPass<'a> {
+    names: ClassNames,
+    class_dumps: HashMap<Id, ClassDump<'a>>,
+    class_order: Vec<Id>,
+    load_classes: HashMap<Id, u32>,
+    class_by_serial: HashMap<u32, Id>,
+    frames: Vec<Frame>,
+}
+
+fn lossy(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
+    String::from_utf8_lossy(bytes)
+}
+
+fn first_pass<'a>(
+    data: &'a [u8],
+    sink: &mut dyn BatchSink,
+    progress: &mut dyn FnMut(u64),
+    summary: &mut Summary,
+) -> Result<FirstPass<'a>> {
+    let mut first = FirstPass {
+        names: ClassNames::new(),
+        class_dumps: HashMap::new(),
+        class_order: Vec::new(),
+        load_classes: HashMap::new(),
+        class_by_serial: HashMap::new(),
+        frames: Vec::new(),
+    };
+    let mut strings = StringsRows::default();
+    let mut traces = TraceRows::default();
+    let mut roots = RootRows::default();
+    let mut heap: Option<String> = None;
+    let walked = walk(data, progress, &mut |item| {
+        match item {
+            Item::Record(Record::Utf8(u)) => {
+                first.names.add_string(u.id, u.bytes);
+                strings.push(u.id, &lossy(u.bytes));
+                strings.flush_if_full(sink)?;
+            }
+            Item::Record(Record::LoadClass(l)) => {
+                first.names.add_class(l.class_id, l.name_id);
+                first.load_classes.insert(l.class_id, l.class_serial);
+                first.class_by_serial.insert(l.class_serial, l.class_id);
+            }
+            Item::Record(Record::Frame(f)) => first.frames.push(f),
+            Item::Record(Record::Trace(t)) => {
+                for (depth, frame_id) in t.frame_ids.iter().enumerate() {
+                    traces.push(
+                        t.stack_trace_serial,
+                        t.thread_serial,
+                        depth as u32,
+                        frame_id,
+                    );
+                }
+                traces.flush_if_full(sink)?;
+            }
+            Item::Sub(_, SubRecord::ClassDump(c))
+                if !first.class_dumps.contains_key(&c.class_id) =>
+            {
+                first.class_dumps.insert(c.class_id, c);
+                first.class_order.push(c.class_id);
+            }
+            Item::Sub(_, SubRecord::Root(root)) => {
+                roots.push(&root, heap.as_deref());
+                roots.flush_if_full(sink)?;
+            }
+            Item::Sub(_, SubRecord::HeapDumpInfo(info)) => {
+                heap = first
+                    .names
+                    .string(info.name_id)
+                    .map(|b| lossy(b).into_owned());
+            }
+            _ => {}
+        }
+        Ok(())
+    })?;
+    summary.missing_heap_dump_end =
+        walked.stopped.is_none() && walked.saw_segment && !walked.saw_end;
+    summary.stopped = walked.stopped;
+    *summary.rows.entry(table::STRINGS).or_default() += strings.flush(sink)?;
+    *summary.rows.entry(table::STACK_TRACES).or_default() += traces.flush(sink)?;
+    *summary.rows.entry(table::ROOTS).or_default() += roots.flush(sink)?;
+    Ok(first)
+}
+
+/// An object-typed field of a class layout: where it is in the instance data, and its name.
+#[derive(Clone, Copy)]
+struct RefField {
+    offset: u32,
+    name: u32,
+}
+
+struct SecondPass<'f, 'a> {
+    first: &'f FirstPass<'a>,
+    id_size: IdSize,
+    /// Object fields of each class's full layout (`None`: no usable layout).
+    layouts: HashMap<Id, Option<Arc<[RefField]>>>,
+    field_names: Vec<String>,
+    field_name_ix: HashMap<Vec<u8>, u32>,
+    class_class_id: Option<Id>,
+    unknown_classes: HashSet<Id>,
+    objects: ObjectRows,
+    refs: RefRows,
+    heap: Option<String>,
+}
+
+impl<'f, 'a> SecondPass<'f, 'a> {
+    fn new(first: &'f FirstPass<'a>, id_size: IdSize) -> Self {
+        let class_class_id = first
+            .names
+            .class_ids()
+            .filter(|&id| first.names.raw_name(id) == Some(b"java/lang/Class"))
+            .min();
+        SecondPass {
+            first,
+            id_size,
+            layouts: HashMap::new(),
+            field_names: Vec::new(),
+            field_name_ix: HashMap::new(),
+            class_class_id,
+            unknown_classes: HashSet::new(),
+            objects: ObjectRows::default(),
+            refs: RefRows::default(),
+            heap: None,
+        }
+    }
+
+    fn intern(&mut self, name: &[u8]) -> u32 {
+        if let Some(&ix) = self.field_name_ix.get(name) {
+            return ix;
+        }
+        let ix = self.field_names.len() as u32;
+        self.field_names.push(lossy(name).into_owned());
+        self.field_name_ix.insert(name.to_vec(), ix);
+        ix
+    }
+
+    /// The object fields of `class_id`'s layout along its superclass chain; `None` when a
+    /// class of the chain has no `CLASS_DUMP` or the chain loops.
+    fn layout(&mut self, class_id: Id) -> Option<Arc<[RefField]>> {
+        if let Some(l) = self.layouts.get(&class_id) {
+            return l.clone();
+        }
+        let mut fields = Vec::new();
+        let mut offset = 0usize;
+        let mut id = class_id;
+        let mut steps = 0usize;
+        let mut ok = true;
+        while id != 0 {
+            steps += 1;
+            let Some(c) = self.first.class_dumps.get(&id) else {
+                ok = false;
+                break;
+            };
+            if steps > self.first.class_dumps.len() {
+                ok = false;
+                break;
+            }
+            for f in c.instance_fields() {
+                if f.field_type == BasicType::Object {
+                    let name = self
+                        .first
+                        .names
+                        .string(f.name_id)
+                        .unwrap_or_default()
+                        .to_vec();
+                    let name = self.intern(&name);
+                    fields.push(RefField {
+                        offset: u32::try_from(offset).unwrap_or(u32::MAX),
+                        name,
+                    });
+                }
+                offset = offset.saturating_add(f.field_type.size(self.id_size));
+            }
+            id = c.super_class_id;
+        }
+        let layout: Option<Arc<[RefField]>> = ok.then(|| fields.into());
+        self.layouts.insert(class_id, layout.clone());
+        layout
+    }
+
+    fn read_id(&self, bytes: &[u8], at: usize) -> Option<Id> {
+        let n = self.id_size.bytes();
+        let b = bytes.get(at..at.checked_add(n)?)?;
+        Some(b.iter().fold(0u64, |acc, &x| (acc << 8) | u64::from(x)))
+    }
+
+    fn note_class(&mut self, class_id: Id) {
+        if class_id != 0
+            && !self.first.load_classes.contains_key(&class_id)
+            && !self.first.class_dumps.contains_key(&class_id)
+        {
+            self.unknown_classes.insert(class_id);
+        }
+    }
+
+    fn run(
+        &mut self,
+        data: &[u8],
+        sink: &mut dyn BatchSink,
+        progress: &mut dyn FnMut(u64),
+        summary: &mut Summary,
+    ) -> Result<()> {
+        let total = data.len() as u64;
+        walk(data, &mut |at| progress(total + at), &mut |item| {
+            if let Item::Sub(at, s) = item {
+                self.sub_record(&s, at, summary);
+                self.objects.flush_if_full(sink)?;
+                self.refs.flush_if_full(sink)?;
+            }
+            Ok(())
+        })?;
+        *summary.rows.entry(table::OBJECTS).or_default() += self.objects.flush(sink)?;
+        *summary.rows.entry(table::REFERENCES).or_default() += self.refs.flush(sink)?;
+        Ok(())
+    }
+
+    fn sub_record(&mut self, s: &SubRecord<'_>, at: u64, summary: &mut Summary) {
+        let heap = self.heap.clone();
+        let heap = heap.as_deref();
+        match s {
+            SubRecord::InstanceDump(i) => {
+                self.note_class(i.class_id);
+                self.objects.push(ObjectRow {
+                    id: i.object_id,
+                    class_id: Some(i.class_id),
+                    kind: "instance",
+                    shallow_size: i.data.len() as u64,
+                    array_length: None,
+                    element_type: None,
+                    heap,
+                    offset: at,
+                });
+                match self.layout(i.class_id) {
+                    Some(fields) => {
+                        for f in fields.iter() {
+                            let to = self.read_id(i.data, f.offset as usize).unwrap_or(0);
+                            if to != 0 {
+                                let name =
+                                    self.field_names.get(f.name as usize).map(String::as_str);
+                                self.refs.push(i.object_id, to, name, None);
+                            }
+                        }
+                    }
+                    None => summary.instances_without_layout += 1,
+                }
+            }
+            SubRecord::ObjectArrayDump(a) => {
+                self.note_class(a.array_class_id);
+                self.objects.push(ObjectRow {
+                    id: a.array_id,
+                    class_id: Some(a.array_class_id),
+                    kind: "object_array",
+                    shallow_size: a.elements.bytes().len() as u64,
+                    array_length: Some(a.elements.len() as u32),
+                    element_type: None,
+                    heap,
+                    offset: at,
+                });
+                for (index, to) in a.elements.iter().enumerate() {
+                    if to != 0 {
+                        self.refs.push(a.array_id, to, None, Some(index as u32));
+                    }
+                }
+            }
+            SubRecord::PrimitiveArrayDump(a) => {
+                let size = a.element_type.size(IdSize::Four).max(1);
+                self.objects.push(ObjectRow {
+                    id: a.array_id,
+                    class_id: None,
+                    kind: "primitive_array",
+                    shallow_size: a.data.len() as u64,
+                    array_length: Some((a.data.len() / size) as u32),
+                    element_type: Some(a.element_type.java_name()),
+                    heap,
+                    offset: at,
+                });
+            }
+            SubRecord::PrimitiveArrayNoData(a) => {
+                let size = a.element_type.size(IdSize::Four) as u64;
+                self.objects.push(ObjectRow {
+                    id: a.array_id,
+                    class_id: None,
+                    kind: "primitive_array",
+                    shallow_size: u64::from(a.length) * size,
+                    array_length: Some(a.length),
+                    element_type: Some(a.element_type.java_name()),
+                    heap,
+                    offset: at,
+                });
+            }
+            SubRecord::ClassDump(c) => {
+                self.objects.push(ObjectRow {
+                    id: c.class_id,
+                    class_id: self.class_class_id,
+                    kind: "class",
+                    shallow_size: 0,
+                    array_length: None,
+                    element_type: None,
+                    heap,
+                    offset: at,
+                });
+                for (to, name) in [
+                    (c.super_class_id, "<super>"),
+                    (c.class_loader_id, "<loader>"),
+                    (c.signers_id, "<signers>"),
+                    (c.protection_domain_id, "<protection_domain>"),
+                ] {
+                    if to != 0 {
+                        self.refs.push(c.class_id, to, Some(name), None);
+                    }
+                }
+                for st in c.static_fields() {
+                    if let Value::Object(to) = st.value {
+                        if to != 0 {
+                            let name =
+                                lossy(self.first.names.string(st.name_id).unwrap_or_default())
+                                    .into_owned();
+                            self.refs.push(c.class_id, to, Some(&name), None);
+                        }
+                    }
+                }
+                for cp in c.constant_pool() {
+                    if let Value::Object(to) = cp.value {
+                        if to != 0 {
+                            let name = format!("<constant_pool[{}]>", cp.index);
+                            self.refs.push(c.class_id, to, Some(&name), None);
+                        }
+                    }
+                }
+            }
+            SubRecord::HeapDumpInfo(info) => {
+                self.heap = self
+                    .first
+                    .names
+                    .string(info.name_id)
+                    .map(|b| lossy(b).into_owned());
+            }
+            _ => {}
+        }
+    }
+}
+
+fn write_classes(
+    first: &FirstPass<'_>,
+    unknown: &HashSet<Id>,
+    sink: &mut dyn BatchSink,
+    summary: &mut Summary,
+) -> Result<()> {
+    let mut rows = ClassRows::default();
+    let mut ids: Vec<Id> = first.class_order.clone();
+    let mut extra: Vec<Id> = first
+        .load_classes
+        .keys()
+        .copied()
+        .filter(|id| !first.class_dumps.contains_key(id))
+        .collect();
+    extra.sort_unstable();
+    ids.extend(extra);
+    let mut unknown: Vec<Id> = unknown.iter().copied().collect();
+    unknown.sort_unstable();
+    ids.extend(unknown);
+    for id in ids {
+        let dump = first.class_dumps.get(&id);
+        rows.class_id.append_value(id);
+        rows.name.append_value(first.names.java_name(id));
+        rows.super_id
+            .append_option(dump.map(|c| c.super_class_id).filter(|&s| s != 0));
+        rows.loader_id
+            .append_option(dump.map(|c| c.class_loader_id).filter(|&s| s != 0));
+        rows.instance_size
+            .append_option(dump.map(|c| c.instance_size));
+        rows.field_count
+            .append_option(dump.map(|c| c.instance_fields_len));
+        rows.static_field_count
+            .append_option(dump.map(|c| c.static_fields_len));
+        rows.class_serial
+            .append_option(first.load_classes.get(&id).copied());
+        rows.len += 1;
+        rows.flush_if_full(sink)?;
+    }
+    *summary.rows.entry(table::CLASSES).or_default() += rows.flush(sink)?;
+    Ok(())
+}
+
+fn write_frames(
+    first: &FirstPass<'_>,
+    sink: &mut dyn BatchSink,
+    summary: &mut Summary,
+) -> Result<()> {
+    let mut rows = FrameRows::default();
+    let string = |id: Id| first.names.string(id).map(|b| lossy(b).into_owned());
+    for f in &first.frames {
+        rows.frame_id.append_value(f.frame_id);
+        rows.method_name.append_option(string(f.method_name_id));
+        rows.method_signature
+            .append_option(string(f.method_signature_id));
+        rows.source_file.append_option(string(f.source_file_id));
+        rows.class_serial.append_value(f.class_serial);
+        rows.class_name.append_option(
+            first
+                .class_by_serial
+                .get(&f.class_serial)
+                .map(|&id| first.names.java_name(id)),
+        );
+        rows.line.append_value(f.line);
+        rows.len += 1;
+        rows.flush_if_full(sink)?;
+    }
+    *summary.rows.entry(table::STACK_FRAMES).or_default() += rows.flush(sink)?;
+    Ok(())
+}
+
+/// Row builders of one table: `columns` turns them into arrays, `flush` sends a batch.
+trait Rows {
+    const TABLE: &'static str;
+    fn schema() -> SchemaRef;
+    fn len(&self) -> usize;
+    fn reset_len(&mut self);
+    fn columns(&mut self) -> Vec<ArrayRef>;
+
+    fn flush_if_full(&mut self, sink: &mut dyn BatchSink) -> Result<()> {
+        if self.len() >= BATCH_ROWS {
+            self.flush(sink)?;
+        }
+        Ok(())
+    }
+
+    /// Sends the rows built so far as one batch; returns how many.
+    fn flush(&mut self, sink: &mut dyn BatchSink) -> Result<u64> {
+        let n = self.len();
+        if n == 0 {
+            return Ok(0);
+        }
+        let batch = RecordBatch::try_new(Self::schema(), self.columns())?;
+        self.reset_len();
+        sink.write(Self::TABLE, batch)?;
+        Ok(n as u64)
+    }
+}
+
+macro_rules! rows {
+    ($name:ident, $table:expr, $schema:expr, { $($col:ident: $builder:ty),* $(,)? }) => {
+        #[derive(Default)]
+        struct $name {
+            len: usize,
+            $($col: $builder,)*
+        }
+        impl Rows for $name {
+            const TABLE: &'static str = $table;
+            fn schema() -> SchemaRef {
+                $schema
+            }
+            fn len(&self) -> usize {
+                self.len
+            }
+            fn reset_len(&mut self) {
+                self.len = 0;
+            }
+            fn columns(&mut self) -> Vec<ArrayRef> {
+                vec![$(Arc::new(self.$col.finish()) as ArrayRef),*]
+            }
+        }
+    };
+}
+
+rows!(ClassRows, table::CLASSES, classes_schema(), {
+    class_id: UInt64Builder,
+    name: StringBuilder,
+    super_id: UInt64Builder,
+    loader_id: UInt64Builder,
+    instance_size: UInt32Builder,
+    field_count: UInt16Builder,
+    static_field_count: UInt16Builder,
+    class_serial: UInt32Builder,
+});
+
+rows!(ObjectRows, table::OBJECTS, objects_schema(), {
+    id: UInt64Builder,
+    class_id: UInt64Builder,
+    kind: StringBuilder,
+    shallow_size: UInt64Builder,
+    array_length: UInt32Builder,
+    element_type: StringBuilder,
+    heap: StringBuilder,
+    offset: UInt64Builder,
+});
+
+struct ObjectRow<'s> {
+    id: Id,
+    class_id: Option<Id>,
+    kind: &'static str,
+    shallow_size: u64,
+    array_length: Option<u32>,
+    element_type: Option<&'static str>,
+    heap: Option<&'s str>,
+    offset: u64,
+}
+
+impl ObjectRows {
+    fn push(&mut self, r: ObjectRow<'_>) {
+        self.id.append_value(r.id);
+        self.class_id.append_option(r.class_id);
+        self.kind.append_value(r.kind);
+        self.shallow_size.append_value(r.shallow_size);
+        self.array_length.append_option(r.array_length);
+        self.element_type.append_option(r.element_type);
+        self.heap.append_option(r.heap);
+        self.offset.append_value(r.offset);
+        self.len += 1;
+    }
+}
+
+rows!(RefRows, table::REFERENCES, references_schema(), {
+    from_id: UInt64Builder,
+    to_id: UInt64Builder,
+    field: StringBuilder,
+    array_index: UInt32Builder,
+});
+
+impl RefRows {
+    fn push(&mut self, from: Id, to: Id, field: Option<&str>, index: Option<u32>) {
+        self.from_id.append_value(from);
+        self.to_id.append_value(to);
+        self.field.append_option(field);
+        self.array_index.append_option(index);
+        self.len += 1;
+    }
+}
+
+rows!(RootRows, table::ROOTS, roots_schema(), {
+    object_id: UInt64Builder,
+    root_kind: StringBuilder,
+    thread_serial: UInt32Builder,
+    frame: Int32Builder,
+    jni_global_ref_id: UInt64Builder,
+    heap: StringBuilder,
+});
+
+impl RootRows {
+    fn push(&mut self, root: &GcRoot, heap: Option<&str>) {
+        let (thread, frame, jni) = match *root {
+            GcRoot::JniGlobal {
+                jni_global_ref_id, ..
+            } => (None, None, Some(jni_global_ref_id)),
+            GcRoot::JniLocal {
+                thread_serial,
+                frame_number,
+                ..
+            }
+            | GcRoot::JavaFrame {
+                thread_serial,
+                frame_number,
+                ..
+            } => (Some(thread_serial), Some(frame_number), None),
+            GcRoot::NativeStack { thread_serial, .. }
+            | GcRoot::ThreadBlock { thread_serial, .. }
+            | GcRoot::ThreadObject { thread_serial, .. } => (Some(thread_serial), None, None),
+            GcRoot::JniMonitor {
+                thread_serial,
+                stack_depth,
+                ..
+            } => (Some(thread_serial), Some(stack_depth), None),
+            _ => (None, None, None),
+        };
+        self.object_id.append_value(root.object_id());
+        self.root_kind.append_value(root_kind(root));
+        self.thread_serial.append_option(thread);
+        self.frame.append_option(frame);
+        self.jni_global_ref_id.append_option(jni);
+        self.heap.append_option(heap);
+        self.len += 1;
+    }
+}
+
+rows!(StringsRows, table::STRINGS, strings_schema(), {
+    id: UInt64Builder,
+    value: StringBuilder,
+});
+
+impl StringsRows {
+    fn push(&mut self, id: Id, value: &str) {
+        self.id.append_value(id);
+        self.value.append_value(value);
+        self.len += 1;
+    }
+}
+
+rows!(FrameRows, table::STACK_FRAMES, stack_frames_schema(), {
+    frame_id: UInt64Builder,
+    method_name: StringBuilder,
+    method_signature: StringBuilder,
+    source_file: StringBuilder,
+    class_serial: UInt32Builder,
+    class_name: StringBuilder,
+    line: Int32Builder,
+});
+
+rows!(TraceRows, table::STACK_TRACES, stack_traces_schema(), {
+    stack_trace_serial: UInt32Builder,
+    thread_serial: UInt32Builder,
+    depth: UInt32Builder,
+    frame_id: UInt64Builder,
+});
+
+impl TraceRows {
+    fn push(&mut self, serial: u32, thread: u32, depth: u32, frame_id: Id) {
+        self.stack_trace_serial.append_value(serial);
+        self.thread_serial.append_value(thread);
+        self.depth.append_value(depth);
+        self.frame_id.append_value(frame_id);
+        self.len += 1;
+    }
+}

@@ -1,0 +1,95 @@
+//! HPROF heap dumps (and gprofng experiments) as Arrow record batches and Parquet tables, so
+//! DuckDB, DataFusion, Polars or Spark answer SQL over them.
+//!
+//! This crate is a user of [`hprof`] (package `hprof-format`) and [`experiment`] (package
+//! `gprofng-experiment`) like any third party: the format crates stay free of Arrow. The
+//! exporters stream the decoders' output into [`RecordBatch`](arrow_array::RecordBatch)es of
+//! [`hprof::BATCH_ROWS`] rows and hand them to a [`BatchSink`]: [`ParquetSink`] writes each
+//! table as zstd-compressed Parquet parts through a [`PartStore`] the caller supplies (the
+//! crate does no I/O of its own), [`MemorySink`] keeps them in memory.
+//!
+//! ```
+//! use columnar::{MemorySink, hprof};
+//!
+//! # fn dump() -> Vec<u8> {
+//! #     std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/../hprof/tests/data/binary/hprof-slurp_hprof-32.hprof")).unwrap()
+//! # }
+//! let data: Vec<u8> = dump(); // a heap dump's bytes, e.g. a memory map of `heap.hprof`
+//! let mut sink = MemorySink::new();
+//! let summary = hprof::export(&data, &mut sink, &mut |_bytes_read| {})?;
+//! assert!(summary.is_complete());
+//! assert!(sink.rows("objects") > 0 && sink.rows("classes") > 0);
+//! assert_eq!(summary.rows["objects"] as usize, sink.rows("objects"));
+//! # Ok::<(), columnar::Error>(())
+//! ```
+//!
+//! # HPROF tables
+//!
+//! Ids are unsigned 64-bit (4-byte ids are widened). Every table exists in every export, with
+//! no rows when the dump has none.
+//!
+//! | table | columns |
+//! |---|---|
+//! | `classes` | `class_id`, `name` (as the `histogram` example spells it: `java.lang.String`, `int[]`, `java.lang.Object[]`), `super_id`, `loader_id` (null for 0), `instance_size`, `field_count` (declared instance fields), `static_field_count`, `class_serial` (null without `LOAD_CLASS`) |
+//! | `objects` | `id`, `class_id` (null for primitive arrays; for class objects, `java.lang.Class`'s id), `kind` (`instance`, `object_array`, `primitive_array`, `class`), `shallow_size` (the recorded size: instance field bytes, length × id size, length × element size, 0 for classes), `array_length` (null for instances and classes), `element_type` (`int`, `byte`… for primitive arrays), `heap` (Android's heap name, else null), `offset` (the sub-record's byte offset in the file) |
+//! | `references` | `from_id`, `to_id` (never 0; may name no object of the dump), `field` (the field name — inherited fields included — or `<super>`, `<loader>`, `<signers>`, `<protection_domain>`, a static field's name, `<constant_pool[i]>` for class objects; null for array elements), `array_index` (for object array elements) |
+//! | `roots` | `object_id`, `root_kind` (the sub-record's name in snake case: `java_frame`, `sticky_class`, `thread_object`, `jni_global`, `interned_string`, …), `thread_serial`, `frame` (frame number, or stack depth for `jni_monitor`), `jni_global_ref_id`, `heap` |
+//! | `strings` | `id`, `value` (the `UTF8` record, invalid UTF-8 replaced) |
+//! | `stack_frames` | `frame_id`, `method_name`, `method_signature`, `source_file`, `class_serial`, `class_name`, `line` |
+//! | `stack_traces` | `stack_trace_serial`, `thread_serial`, `depth` (0 = innermost), `frame_id` |
+//!
+//! `references` holds no instance → class edge (that is `objects.class_id`). The class
+//! histogram, as the `histogram` example prints it:
+//!
+//! ```sql
+//! SELECT coalesce(c.name, o.element_type || '[]') AS class,
+//!        count(*) AS instances, sum(o.shallow_size) AS shallow_bytes
+//! FROM objects o LEFT JOIN classes c ON o.class_id = c.class_id
+//! WHERE o.kind <> 'class'
+//! GROUP BY class ORDER BY instances DESC, class;
+//! ```
+
+#![forbid(unsafe_code)]
+
+pub mod hprof;
+pub mod sink;
+
+pub use sink::{BatchSink, MemorySink, ParquetSink, PartStore, TableWritten};
+
+/// Re-exported so users name the same Arrow and Parquet types this crate builds with.
+pub use arrow_array;
+/// Re-exported: the schemas' types.
+pub use arrow_schema;
+/// Re-exported: the Parquet writer's types.
+pub use parquet;
+
+/// What can go wrong in an export.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// The input is not a heap dump at all (its header does not decode).
+    #[error("{0}")]
+    Hprof(::hprof::binary::error::Error),
+    /// Building a record batch.
+    #[error("arrow: {0}")]
+    Arrow(#[from] arrow_schema::ArrowError),
+    /// Encoding Parquet.
+    #[error("parquet: {0}")]
+    Parquet(#[from] parquet::errors::ParquetError),
+    /// The part store failed.
+    #[error("{table}/part-{part:05}: {source}")]
+    Io {
+        /// The table being written.
+        table: &'static str,
+        /// Its part number.
+        part: u32,
+        /// The store's error.
+        source: std::io::Error,
+    },
+    /// A batch for a table the sink was never told about.
+    #[error("table {0} was not announced to the sink")]
+    UnknownTable(&'static str),
+}
+
+/// `Result` with this crate's [`Error`].
+pub type Result<T> = std::result::Result<T, Error>;
