@@ -210,9 +210,28 @@ fn main() -> ExitCode {
         );
         bar
     });
+    // Pages already read are given back to the kernel as the export moves on, so the dump's
+    // pages never pile up in our resident set (the exporter reads each region once per pass,
+    // and a page read again is simply read again from the file).
+    let _ = map.advise(memmap2::Advice::Sequential);
+    let len = map.len() as u64;
+    let mut released = 0u64;
     let mut progress = |n: u64| {
         if let Some(b) = &bar {
             b.set_position(n);
+        }
+        let at = n % len.max(1);
+        let keep = 32 << 20;
+        if at > released + keep * 2 || at < released {
+            let upto = at.saturating_sub(keep) & !0xFFFF;
+            if upto > 0 {
+                // SAFETY: the map is read-only and file-backed: dropped pages are read back
+                // from the file on the next access, so every slice stays valid.
+                let _ = unsafe {
+                    map.unchecked_advise_range(memmap2::UncheckedAdvice::DontNeed, 0, upto as usize)
+                };
+            }
+            released = upto;
         }
     };
     let summary = match columnar::hprof::export(&map, &mut sink, &mut progress) {

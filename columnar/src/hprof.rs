@@ -22,6 +22,52 @@ use hprof::binary::types::{BasicType, Id, IdSize, Value};
 use crate::sink::BatchSink;
 use crate::{Error, Result};
 
+/// Hashes object and class ids: one multiply by a per-map random odd key, folded. Dumps are
+/// untrusted, so the key is drawn per map (from std's random hasher keys): a file cannot pick
+/// ids that share a bucket.
+#[derive(Clone, Copy)]
+struct IdState(u64);
+
+impl Default for IdState {
+    fn default() -> Self {
+        use std::hash::BuildHasher;
+        IdState(std::collections::hash_map::RandomState::new().hash_one(0x5eed_u64) | 1)
+    }
+}
+
+impl std::hash::BuildHasher for IdState {
+    type Hasher = IdHasher;
+    fn build_hasher(&self) -> IdHasher {
+        IdHasher {
+            key: self.0,
+            hash: 0,
+        }
+    }
+}
+
+/// The hasher of [`IdState`].
+struct IdHasher {
+    key: u64,
+    hash: u64,
+}
+
+impl std::hash::Hasher for IdHasher {
+    fn finish(&self) -> u64 {
+        self.hash
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        let m = u128::from(n ^ self.hash).wrapping_mul(u128::from(self.key));
+        self.hash = (m as u64) ^ ((m >> 64) as u64);
+    }
+}
+
+type IdMap<V> = HashMap<Id, V, IdState>;
+
 /// Rows per record batch handed to the sink.
 pub const BATCH_ROWS: usize = 64 * 1024;
 
@@ -309,9 +355,9 @@ fn records_len(data: &[u8]) -> usize {
 /// What the first pass keeps: names, class dumps, load classes, frames.
 struct FirstPass<'a> {
     names: ClassNames,
-    class_dumps: HashMap<Id, ClassDump<'a>>,
+    class_dumps: IdMap<ClassDump<'a>>,
     class_order: Vec<Id>,
-    load_classes: HashMap<Id, u32>,
+    load_classes: IdMap<u32>,
     class_by_serial: HashMap<u32, Id>,
     frames: Vec<Frame>,
 }
@@ -328,9 +374,9 @@ fn first_pass<'a>(
 ) -> Result<FirstPass<'a>> {
     let mut first = FirstPass {
         names: ClassNames::new(),
-        class_dumps: HashMap::new(),
+        class_dumps: IdMap::default(),
         class_order: Vec::new(),
-        load_classes: HashMap::new(),
+        load_classes: IdMap::default(),
         class_by_serial: HashMap::new(),
         frames: Vec::new(),
     };
@@ -402,7 +448,9 @@ struct SecondPass<'f, 'a> {
     first: &'f FirstPass<'a>,
     id_size: IdSize,
     /// Object fields of each class's full layout (`None`: no usable layout).
-    layouts: HashMap<Id, Option<Arc<[RefField]>>>,
+    /// Per class: whether the dump names it (`LOAD_CLASS` or `CLASS_DUMP`), and the object
+    /// fields of its full layout (`None`: no usable layout).
+    classes: IdMap<(bool, Option<Arc<[RefField]>>)>,
     field_names: Vec<String>,
     field_name_ix: HashMap<Vec<u8>, u32>,
     class_class_id: Option<Id>,
@@ -422,7 +470,7 @@ impl<'f, 'a> SecondPass<'f, 'a> {
         SecondPass {
             first,
             id_size,
-            layouts: HashMap::new(),
+            classes: IdMap::default(),
             field_names: Vec::new(),
             field_name_ix: HashMap::new(),
             class_class_id,
@@ -446,7 +494,7 @@ impl<'f, 'a> SecondPass<'f, 'a> {
     /// The object fields of `class_id`'s layout along its superclass chain; `None` when a
     /// class of the chain has no `CLASS_DUMP` or the chain loops.
     fn layout(&mut self, class_id: Id) -> Option<Arc<[RefField]>> {
-        if let Some(l) = self.layouts.get(&class_id) {
+        if let Some((_, l)) = self.classes.get(&class_id) {
             return l.clone();
         }
         let mut fields = Vec::new();
@@ -483,7 +531,12 @@ impl<'f, 'a> SecondPass<'f, 'a> {
             id = c.super_class_id;
         }
         let layout: Option<Arc<[RefField]>> = ok.then(|| fields.into());
-        self.layouts.insert(class_id, layout.clone());
+        let known = self.first.load_classes.contains_key(&class_id)
+            || self.first.class_dumps.contains_key(&class_id);
+        if class_id != 0 && !known {
+            self.unknown_classes.insert(class_id);
+        }
+        self.classes.insert(class_id, (known, layout.clone()));
         layout
     }
 
@@ -493,12 +546,11 @@ impl<'f, 'a> SecondPass<'f, 'a> {
         Some(b.iter().fold(0u64, |acc, &x| (acc << 8) | u64::from(x)))
     }
 
+    /// Notes a class id an object names (a class the dump never describes is listed in
+    /// `classes` at the end, as the histogram names it).
     fn note_class(&mut self, class_id: Id) {
-        if class_id != 0
-            && !self.first.load_classes.contains_key(&class_id)
-            && !self.first.class_dumps.contains_key(&class_id)
-        {
-            self.unknown_classes.insert(class_id);
+        if !self.classes.contains_key(&class_id) {
+            let _ = self.layout(class_id);
         }
     }
 
@@ -528,7 +580,6 @@ impl<'f, 'a> SecondPass<'f, 'a> {
         let heap = heap.as_deref();
         match s {
             SubRecord::InstanceDump(i) => {
-                self.note_class(i.class_id);
                 self.objects.push(ObjectRow {
                     id: i.object_id,
                     class_id: Some(i.class_id),

@@ -86,6 +86,9 @@ pub enum Error {
         /// The store's error.
         source: std::io::Error,
     },
+    /// A table's writer thread ended without saying why (it panicked).
+    #[error("a Parquet writer thread stopped")]
+    WriterPanicked,
     /// A batch for a table the sink was never told about.
     #[error("table {0} was not announced to the sink")]
     UnknownTable(&'static str),

@@ -7,9 +7,15 @@ use std::io::Write;
 
 use arrow_array::RecordBatch;
 use arrow_schema::SchemaRef;
+use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+
+use arrow_schema::{DataType, Schema};
 use parquet::arrow::ArrowWriter;
-use parquet::basic::{Compression, ZstdLevel};
+use parquet::basic::{Compression, Encoding, ZstdLevel};
 use parquet::file::properties::WriterProperties;
+use parquet::schema::types::ColumnPath;
 
 use crate::{Error, Result};
 
@@ -97,23 +103,6 @@ pub struct TableWritten {
     pub parts: u32,
 }
 
-struct OpenTable<W: Write + Send> {
-    schema: SchemaRef,
-    writer: Option<ArrowWriter<W>>,
-    part: u32,
-    rows_in_part: u64,
-    written: TableWritten,
-}
-
-/// Writes every table as zstd-compressed Parquet files of at most `rows_per_part` rows each,
-/// through a [`PartStore`]. Memory stays bounded by one row group per open table.
-pub struct ParquetSink<S: PartStore> {
-    store: S,
-    tables: BTreeMap<&'static str, OpenTable<S::Part>>,
-    rows_per_part: u64,
-    props: WriterProperties,
-}
-
 /// Rows per part unless the caller says otherwise: 8 million.
 pub const DEFAULT_ROWS_PER_PART: u64 = 8 << 20;
 
@@ -121,128 +110,227 @@ pub const DEFAULT_ROWS_PER_PART: u64 = 8 << 20;
 /// table's open writer holds.
 pub const ROW_GROUP_ROWS: usize = 1 << 20;
 
-impl<S: PartStore> ParquetSink<S> {
+/// Batches queued per table before the exporter waits for its writer.
+const QUEUE: usize = 4;
+
+/// Writes every table as zstd-compressed Parquet files of at most `rows_per_part` rows each,
+/// through a [`PartStore`]. Each table is encoded on its own thread (a dump's `objects` and
+/// `references` tables encode in parallel); memory stays bounded by one row group and a few
+/// queued batches per table.
+///
+/// Encodings: strings and `class_id`/`kind` columns are dictionary-encoded (few distinct
+/// values), increasing ids and offsets (`id`, `offset`, `from_id`, …) delta-encoded, and the
+/// rest plain; every page is zstd-compressed.
+pub struct ParquetSink<S: PartStore + Send + 'static> {
+    store: Arc<Mutex<S>>,
+    tables: BTreeMap<&'static str, Worker>,
+    rows_per_part: u64,
+}
+
+struct Worker {
+    tx: Option<SyncSender<RecordBatch>>,
+    handle: Option<JoinHandle<Result<TableWritten>>>,
+}
+
+impl<S: PartStore + Send + 'static> ParquetSink<S> {
     /// A sink writing through `store`, zstd level 1, [`DEFAULT_ROWS_PER_PART`] rows per part.
     pub fn new(store: S) -> Self {
-        let props = WriterProperties::builder()
-            .set_compression(Compression::ZSTD(ZstdLevel::default()))
-            .set_max_row_group_row_count(Some(ROW_GROUP_ROWS))
-            .build();
         ParquetSink {
-            store,
+            store: Arc::new(Mutex::new(store)),
             tables: BTreeMap::new(),
             rows_per_part: DEFAULT_ROWS_PER_PART,
-            props,
         }
     }
 
-    /// Splits tables into parts of at most `rows` rows (at least 1).
+    /// Splits tables into parts of at most `rows` rows (at least 1). Set it before the first
+    /// table begins.
     pub fn with_rows_per_part(mut self, rows: u64) -> Self {
         self.rows_per_part = rows.max(1);
         self
     }
 
-    fn open(&mut self, table: &'static str) -> Result<()> {
-        let Some(t) = self.tables.get_mut(table) else {
-            return Err(Error::UnknownTable(table));
-        };
-        if t.writer.is_none() {
-            let file = self
-                .store
-                .create(table, t.part)
-                .map_err(|source| Error::Io {
-                    table,
-                    part: t.part,
-                    source,
-                })?;
-            t.writer = Some(ArrowWriter::try_new(
-                file,
-                t.schema.clone(),
-                Some(self.props.clone()),
-            )?);
-        }
-        Ok(())
-    }
-
-    fn close_part(store: &mut S, table: &'static str, t: &mut OpenTable<S::Part>) -> Result<()> {
-        if let Some(writer) = t.writer.take() {
-            // Flushes the last row group and writes the footer.
-            let file = writer.into_inner()?;
-            store
-                .commit(table, t.part, file)
-                .map_err(|source| Error::Io {
-                    table,
-                    part: t.part,
-                    source,
-                })?;
-            t.part += 1;
-            t.written.parts += 1;
-            t.rows_in_part = 0;
-        }
-        Ok(())
-    }
-
-    /// Closes and commits every open part (a table with no rows gets one empty part, so its
-    /// schema is there for engines) and returns what each table holds.
+    /// Waits for every table's writer, closes and commits every open part (a table with no
+    /// rows gets one empty part, so its schema is there for engines), and returns the store
+    /// and what each table holds.
     ///
     /// # Errors
-    /// Writing or committing a part.
+    /// The first error of any table's writer.
     pub fn finish(mut self) -> Result<(S, BTreeMap<&'static str, TableWritten>)> {
-        let names: Vec<&'static str> = self.tables.keys().copied().collect();
-        for table in names {
-            let empty = self
-                .tables
-                .get(table)
-                .is_some_and(|t| t.written.parts == 0 && t.writer.is_none());
-            if empty {
-                self.open(table)?;
-            }
-            if let Some(t) = self.tables.get_mut(table) {
-                Self::close_part(&mut self.store, table, t)?;
+        let mut written = BTreeMap::new();
+        let mut first_error = None;
+        for (&name, worker) in &mut self.tables {
+            match worker.join() {
+                Ok(w) => {
+                    written.insert(name, w);
+                }
+                Err(e) => {
+                    first_error.get_or_insert(e);
+                }
             }
         }
-        let written = self
-            .tables
-            .iter()
-            .map(|(&name, t)| (name, t.written))
-            .collect();
-        Ok((self.store, written))
+        if let Some(e) = first_error {
+            return Err(e);
+        }
+        let store = Arc::clone(&self.store);
+        drop(self); // every worker has ended: this is the last other handle on the store
+        let store = Arc::try_unwrap(store)
+            .map_err(|_| Error::WriterPanicked)?
+            .into_inner()
+            .map_err(|_| Error::WriterPanicked)?;
+        Ok((store, written))
     }
 }
 
-impl<S: PartStore> BatchSink for ParquetSink<S> {
+impl Worker {
+    fn join(&mut self) -> Result<TableWritten> {
+        drop(self.tx.take());
+        match self.handle.take() {
+            Some(h) => h.join().unwrap_or(Err(Error::WriterPanicked)),
+            None => Ok(TableWritten::default()),
+        }
+    }
+}
+
+impl<S: PartStore + Send + 'static> Drop for ParquetSink<S> {
+    fn drop(&mut self) {
+        for worker in self.tables.values_mut() {
+            let _ = worker.join();
+        }
+    }
+}
+
+fn properties(schema: &Schema) -> WriterProperties {
+    let mut b = WriterProperties::builder()
+        .set_compression(Compression::ZSTD(ZstdLevel::default()))
+        .set_max_row_group_row_count(Some(ROW_GROUP_ROWS))
+        .set_dictionary_enabled(false)
+        .set_encoding(Encoding::PLAIN);
+    for f in schema.fields() {
+        let name = f.name().as_str();
+        let path = ColumnPath::from(name);
+        let dictionary = matches!(f.data_type(), DataType::Utf8) || name == "class_id";
+        let delta = matches!(
+            name,
+            "id" | "offset" | "from_id" | "object_id" | "frame_id" | "class_id"
+        ) && !dictionary;
+        if dictionary {
+            b = b.set_column_dictionary_enabled(path, true);
+        } else if delta {
+            b = b.set_column_encoding(path, Encoding::DELTA_BINARY_PACKED);
+        }
+    }
+    b.build()
+}
+
+/// One table's writer thread: batches in, parts out.
+fn run_table<S: PartStore>(
+    table: &'static str,
+    schema: SchemaRef,
+    store: Arc<Mutex<S>>,
+    rows_per_part: u64,
+    rx: Receiver<RecordBatch>,
+) -> Result<TableWritten> {
+    let props = properties(&schema);
+    let mut written = TableWritten::default();
+    let mut writer: Option<ArrowWriter<S::Part>> = None;
+    let mut rows_in_part = 0u64;
+    let open = |part: u32| -> Result<ArrowWriter<S::Part>> {
+        let file = lock(&store)?
+            .create(table, part)
+            .map_err(|source| Error::Io {
+                table,
+                part,
+                source,
+            })?;
+        Ok(ArrowWriter::try_new(
+            file,
+            schema.clone(),
+            Some(props.clone()),
+        )?)
+    };
+    let close = |w: ArrowWriter<S::Part>, part: u32| -> Result<()> {
+        // Flushes the last row group and writes the footer.
+        let file = w.into_inner()?;
+        lock(&store)?
+            .commit(table, part, file)
+            .map_err(|source| Error::Io {
+                table,
+                part,
+                source,
+            })
+    };
+    for mut batch in rx {
+        while batch.num_rows() > 0 {
+            let w = match writer.as_mut() {
+                Some(w) => w,
+                None => writer.insert(open(written.parts)?),
+            };
+            let room = rows_per_part.saturating_sub(rows_in_part);
+            let take = (batch.num_rows() as u64).min(room) as usize;
+            w.write(&batch.slice(0, take))?;
+            batch = batch.slice(take, batch.num_rows() - take);
+            rows_in_part += take as u64;
+            written.rows += take as u64;
+            if rows_in_part >= rows_per_part {
+                if let Some(w) = writer.take() {
+                    close(w, written.parts)?;
+                }
+                written.parts += 1;
+                rows_in_part = 0;
+            }
+        }
+    }
+    if writer.is_none() && written.parts == 0 {
+        writer = Some(open(0)?);
+    }
+    if let Some(w) = writer.take() {
+        close(w, written.parts)?;
+        written.parts += 1;
+    }
+    Ok(written)
+}
+
+fn lock<S>(store: &Mutex<S>) -> Result<std::sync::MutexGuard<'_, S>> {
+    store.lock().map_err(|_| Error::WriterPanicked)
+}
+
+impl<S: PartStore + Send + 'static> BatchSink for ParquetSink<S> {
     fn begin(&mut self, table: &'static str, schema: SchemaRef) -> Result<()> {
-        self.tables.entry(table).or_insert(OpenTable {
-            schema,
-            writer: None,
-            part: 0,
-            rows_in_part: 0,
-            written: TableWritten::default(),
-        });
+        if self.tables.contains_key(table) {
+            return Ok(());
+        }
+        let (tx, rx) = sync_channel(QUEUE);
+        let store = Arc::clone(&self.store);
+        let rows_per_part = self.rows_per_part;
+        let handle = std::thread::Builder::new()
+            .name(format!("parquet-{table}"))
+            .spawn(move || run_table(table, schema, store, rows_per_part, rx))
+            .map_err(|source| Error::Io {
+                table,
+                part: 0,
+                source,
+            })?;
+        self.tables.insert(
+            table,
+            Worker {
+                tx: Some(tx),
+                handle: Some(handle),
+            },
+        );
         Ok(())
     }
 
     fn write(&mut self, table: &'static str, batch: RecordBatch) -> Result<()> {
-        let mut batch = batch;
-        while batch.num_rows() > 0 {
-            self.open(table)?;
-            let rows_per_part = self.rows_per_part;
-            let Some(t) = self.tables.get_mut(table) else {
-                return Err(Error::UnknownTable(table));
-            };
-            let room = rows_per_part.saturating_sub(t.rows_in_part);
-            let take = (batch.num_rows() as u64).min(room) as usize;
-            let head = batch.slice(0, take);
-            batch = batch.slice(take, batch.num_rows() - take);
-            if let Some(w) = t.writer.as_mut() {
-                w.write(&head)?;
-            }
-            t.rows_in_part += take as u64;
-            t.written.rows += take as u64;
-            if t.rows_in_part >= rows_per_part {
-                Self::close_part(&mut self.store, table, t)?;
-            }
+        let worker = self
+            .tables
+            .get_mut(table)
+            .ok_or(Error::UnknownTable(table))?;
+        let sent = worker.tx.as_ref().is_some_and(|tx| tx.send(batch).is_ok());
+        if sent {
+            return Ok(());
         }
-        Ok(())
+        // The writer stopped: its error says why.
+        worker.join()?;
+        Err(Error::WriterPanicked)
     }
 }

@@ -244,7 +244,7 @@ fn references_of_sampled_instances_are_their_object_fields() {
     }
 }
 
-/// Parts kept in memory, committed or not.
+/// Parts kept in memory, once committed.
 #[derive(Default)]
 struct MemStore {
     committed: BTreeMap<(String, u32), Vec<u8>>,
