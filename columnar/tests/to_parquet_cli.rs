@@ -1,0 +1,168 @@
+//! The `to-parquet` example as a person runs it: its manners, the folder it writes, a cut-off
+//! dump (exit 3, what was read committed, no temporary file left, no `_SUCCESS`), and the
+//! README's SQL run by DuckDB over its output.
+
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)] // test helpers
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use testkit::cli::{Example, Inputs, expect};
+
+const JDK17: &str = "../hprof/tests/data/binary/heapgen_jdk17.hprof";
+
+fn tool() -> Example {
+    Example::new("jvmprof-columnar", "to-parquet")
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("to-parquet-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+fn files_under(dir: &Path) -> Vec<String> {
+    let mut out = Vec::new();
+    for table in std::fs::read_dir(dir).unwrap() {
+        let table = table.unwrap().path();
+        if table.is_dir() {
+            for f in std::fs::read_dir(&table).unwrap() {
+                let f = f.unwrap().path();
+                out.push(f.strip_prefix(dir).unwrap().display().to_string());
+            }
+        } else {
+            out.push(table.strip_prefix(dir).unwrap().display().to_string());
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn behaves_like_a_tool() {
+    let out = scratch("manners");
+    let out = out.to_str().unwrap();
+    tool().check_manners(&Inputs {
+        good: &["--force", JDK17, out],
+        foreign: "../iprof/tests/data/some.iprof",
+        big_output: &["--force", JDK17, out],
+    });
+}
+
+#[test]
+fn writes_one_folder_per_table_and_a_success_marker() {
+    let dir = scratch("tables");
+    let out = tool().run(&[JDK17, dir.to_str().unwrap()]);
+    expect(&out, 0, "to-parquet", JDK17);
+    let summary: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(summary["complete"], true);
+    assert_eq!(summary["tables"]["objects"]["rows"], 12608);
+    let files = files_under(&dir);
+    for table in [
+        "classes",
+        "objects",
+        "references",
+        "roots",
+        "strings",
+        "stack_frames",
+        "stack_traces",
+    ] {
+        assert!(
+            files.contains(&format!("{table}/part-00000.parquet")),
+            "{files:?}"
+        );
+    }
+    assert!(files.contains(&"_SUCCESS".to_owned()));
+    assert!(!files.iter().any(|f| f.contains(".tmp")), "{files:?}");
+    // A second run refuses to mix with the first unless told to replace it.
+    let again = tool().run(&[JDK17, dir.to_str().unwrap()]);
+    expect(&again, 1, "to-parquet", "an OUTDIR with tables");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_cut_off_dump_writes_what_was_read_and_exits_3() {
+    let dir = scratch("cut");
+    std::fs::create_dir_all(&dir).unwrap();
+    let data = std::fs::read(JDK17).unwrap();
+    let cut = dir.join("cut.hprof");
+    std::fs::write(&cut, &data[..data.len() / 4 * 3]).unwrap();
+    let out_dir = dir.join("out");
+    let out = tool().run(&[cut.to_str().unwrap(), out_dir.to_str().unwrap()]);
+    expect(&out, 3, "to-parquet", "a cut-off dump");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("partial") && err.contains("offset"), "{err}");
+    let summary: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(summary["complete"], false);
+    let objects = summary["tables"]["objects"]["rows"].as_u64().unwrap();
+    assert!(objects > 1000 && objects < 12608, "{objects}");
+    let files = files_under(&out_dir);
+    assert!(files.contains(&"_PARTIAL".to_owned()) && !files.contains(&"_SUCCESS".to_owned()));
+    assert!(!files.iter().any(|f| f.contains(".tmp")), "{files:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The README's class histogram, run by DuckDB over the folder, equals the `histogram`
+/// example's; and "top referrers of class X" runs. Needs DuckDB's Python package.
+#[test]
+#[ignore = "needs DuckDB: `python3 -m pip install duckdb`, then `cargo test -p jvmprof-columnar -- --ignored` (.ci/run does)"]
+fn duckdb_reads_the_tables_and_its_histogram_is_ours() {
+    let dir = scratch("duckdb");
+    let out = tool().run(&[JDK17, dir.to_str().unwrap()]);
+    expect(&out, 0, "to-parquet", JDK17);
+    let sql = include_str!("../sql/histogram.sql").replace("OUT", dir.to_str().unwrap());
+    let got = duckdb_csv(&sql);
+    let want: Vec<String> =
+        hprof::binary::histogram::Histogram::from_bytes(&std::fs::read(JDK17).unwrap())
+            .unwrap()
+            .rows()
+            .into_iter()
+            .map(|r| format!("{},{},{}", r.class_name, r.instances, r.shallow_bytes))
+            .collect();
+    let mut got_sorted = got.clone();
+    got_sorted.sort();
+    let mut want_sorted = want.clone();
+    want_sorted.sort();
+    assert_eq!(got_sorted, want_sorted);
+    let referrers = include_str!("../sql/top-referrers.sql")
+        .replace("OUT", dir.to_str().unwrap())
+        .replace("CLASS", "java.lang.String");
+    let rows = duckdb_csv(&referrers);
+    assert!(!rows.is_empty(), "no referrers of java.lang.String");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Runs `sql` in DuckDB (Python), returns the rows as CSV lines without the header.
+fn duckdb_csv(sql: &str) -> Vec<String> {
+    let script = "import duckdb, sys\nfor row in duckdb.sql(sys.stdin.read()).fetchall():\n    print(','.join(str(v) for v in row))\n";
+    let mut child = Command::new("python3")
+        .args(["-c", script])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("python3 runs");
+    use std::io::Write;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(sql.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "duckdb: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(str::to_owned)
+        .collect()
+}
