@@ -103,10 +103,11 @@ impl PartStore for DirStore {
     }
 
     fn commit(&mut self, table: &str, part: u32, file: Self::Part) -> std::io::Result<()> {
-        let file = file
-            .into_inner()
-            .map_err(std::io::IntoInnerError::into_error)?;
-        file.sync_all()?;
+        // Flushed and closed, then renamed: no reader sees a part that is not complete.
+        drop(
+            file.into_inner()
+                .map_err(std::io::IntoInnerError::into_error)?,
+        );
         let tmp = self.tmp(table, part);
         std::fs::rename(
             &tmp,
