@@ -137,6 +137,45 @@ fn duckdb_reads_the_tables_and_its_histogram_is_ours() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// The same histogram query, run by Spark SQL (local mode, Java 17) over the same folder,
+/// equals the `histogram` example's. Needs PySpark.
+#[test]
+#[ignore = "needs PySpark: `python3 -m pip install pyspark`, then `cargo test -p jvmprof-columnar -- --ignored` (.ci/run does)"]
+fn spark_sql_reads_the_same_tables() {
+    let dir = scratch("spark");
+    let out = tool().run(&[JDK17, dir.to_str().unwrap()]);
+    expect(&out, 0, "to-parquet", JDK17);
+    let run = Command::new("python3")
+        .args([
+            "tests/engines/spark_sql.py",
+            dir.to_str().unwrap(),
+            "sql/histogram.sql",
+        ])
+        .output()
+        .expect("python3 runs");
+    assert!(
+        run.status.success(),
+        "spark: {}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let mut got: Vec<String> = String::from_utf8(run.stdout)
+        .unwrap()
+        .lines()
+        .map(str::to_owned)
+        .collect();
+    let mut want: Vec<String> =
+        hprof::binary::histogram::Histogram::from_bytes(&std::fs::read(JDK17).unwrap())
+            .unwrap()
+            .rows()
+            .into_iter()
+            .map(|r| format!("{},{},{}", r.class_name, r.instances, r.shallow_bytes))
+            .collect();
+    got.sort();
+    want.sort();
+    assert_eq!(got, want);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// Runs `sql` in DuckDB (Python), returns the rows as CSV lines without the header.
 fn duckdb_csv(sql: &str) -> Vec<String> {
     let script = "import duckdb, sys\nfor row in duckdb.sql(sys.stdin.read()).fetchall():\n    print(','.join(str(v) for v in row))\n";
