@@ -23,7 +23,6 @@
 
 use crate::cursor::{Cursor, Endian, WordSize};
 use crate::error::{Error, Result};
-use serde::{Deserialize, Serialize};
 
 /// `\x7fELF`.
 pub const ELFMAG: [u8; 4] = [0x7f, b'E', b'L', b'F'];
@@ -51,7 +50,8 @@ pub const STT_FUNC: u8 = 2;
 pub const PN_XNUM: u16 = 0xffff;
 
 /// The ELF header (`Elf32_Ehdr`/`Elf64_Ehdr`) with extended numbering resolved.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ElfHeader {
     /// `EI_CLASS`: 32- or 64-bit.
     pub class: WordSize,
@@ -76,7 +76,8 @@ pub struct ElfHeader {
 }
 
 /// A program header (`Elf32_Phdr`/`Elf64_Phdr`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ProgramHeader {
     /// `p_type` (1 = `PT_LOAD`).
     pub p_type: u32,
@@ -95,7 +96,8 @@ pub struct ProgramHeader {
 }
 
 /// A section header (`Elf32_Shdr`/`Elf64_Shdr`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct SectionHeader {
     /// `sh_name`: offset of the name in the section name table.
     pub sh_name: u32,
@@ -119,7 +121,8 @@ pub struct SectionHeader {
 
 /// A function as gprofng sees it: one address range named by a function symbol. Its name
 /// (the shortest of the aliases at this address) is [`Elf::name`].
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct FunctionSymbol {
     /// Start address (`st_value`).
     pub address: u64,
@@ -131,7 +134,8 @@ pub struct FunctionSymbol {
 }
 
 /// Which table the functions came from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum SymbolSource {
     /// `SHT_SYMTAB` (`.symtab`).
     Symtab,
@@ -142,7 +146,8 @@ pub enum SymbolSource {
 }
 
 /// An ELF load object's headers and function symbols.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Elf {
     /// The ELF header.
     pub header: ElfHeader,

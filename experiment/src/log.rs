@@ -4,7 +4,6 @@
 use crate::cursor::{Endian, WordSize};
 use crate::error::{Error, Result};
 use crate::xml::{XmlEvent, XmlReader};
-use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 
 /// A timestamp in nanoseconds as written in a log (`sec.nnnnnnnnn`): absolute `gethrtime()` for
@@ -55,7 +54,8 @@ pub fn parse_i64(s: &str) -> i64 {
 }
 
 /// `<system>`: the recording host.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct System {
     /// `hostname`.
     pub hostname: String,
@@ -74,7 +74,8 @@ pub struct System {
 }
 
 /// `<cpu id clk …>` inside `<system>`.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Cpu {
     /// `id`.
     pub id: u64,
@@ -85,7 +86,8 @@ pub struct Cpu {
 }
 
 /// The `<process …>` elements: one attribute each, plus the command line as text.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Process {
     /// `pid`.
     pub pid: Option<u64>,
@@ -108,14 +110,17 @@ pub struct Process {
 }
 
 /// `<setting …>`: a collection parameter (`sample_period`, `linetrace`, `limit`, …).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Setting {
     /// All attributes as written (normally one, e.g. `sample_period="1"`).
     pub attributes: Vec<(String, String)>,
 }
 
 /// Type of a `<field>` of a packet descriptor.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
 pub enum FieldType {
     /// `INT32`.
     Int32,
@@ -161,7 +166,8 @@ impl FieldType {
 }
 
 /// `<state value name uname>` inside a `<field>`: a name for one value.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct StateName {
     /// The value.
     pub value: i64,
@@ -172,7 +178,8 @@ pub struct StateName {
 }
 
 /// `<field name uname offset type [noshow] [format]>`: one field of a packet kind.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct FieldDescriptor {
     /// Property name (`TSTAMP`, `THRID`, `HSIZE`, …).
     pub name: String,
@@ -193,7 +200,8 @@ pub struct FieldDescriptor {
 }
 
 /// `<profpckt kind uname>`: the layout of one packet kind, with the data file it lives in.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct PacketDescriptor {
     /// Packet type (`8` clock, `2` sync, `3` HW counter, `5` heap, `19` I/O, …).
     pub kind: u16,
@@ -215,7 +223,8 @@ impl PacketDescriptor {
 }
 
 /// `<profile name …>`: one data kind being collected.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Profile {
     /// `name` (`profile`, `heaptrace`, `synctrace`, `iotrace`, `hwcounter`, `jprofile`, …).
     pub name: String,
@@ -235,7 +244,8 @@ impl Profile {
 }
 
 /// A hardware counter being collected: the `HWCTAG` of HW packets selects one by `tag`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct HwCounter {
     /// `tag`.
     pub tag: u64,
@@ -252,8 +262,10 @@ pub struct HwCounter {
 }
 
 /// The kinds of `<event kind=…>`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+#[non_exhaustive]
 pub enum EventKind {
     /// `run`: experiment start (absolute tstamp).
     Run,
@@ -332,7 +344,8 @@ impl EventKind {
 }
 
 /// One `<event>` of log.xml.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct LogEvent {
     /// `kind`.
     pub kind: EventKind,
@@ -357,7 +370,8 @@ impl LogEvent {
 }
 
 /// A sample point from `<event kind="sample">`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct SampleEvent {
     /// `id` (0 = experiment open).
     pub id: u64,
@@ -368,8 +382,9 @@ pub struct SampleEvent {
 }
 
 /// How serious a collector message is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum Severity {
     /// `cerror`.
     Error,
@@ -380,7 +395,8 @@ pub enum Severity {
 }
 
 /// A message the collector recorded (`cerror`, `cwarn`, `comment`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct CollectorMessage {
     /// Error, warning or comment.
     pub severity: Severity,
@@ -393,7 +409,8 @@ pub struct CollectorMessage {
 }
 
 /// Everything read from `log.xml`.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Log {
     /// `<experiment version>` (e.g. `12.4`).
     pub version: String,
