@@ -252,7 +252,16 @@ impl<'e, S: Source> Profile<'e, S> {
             .saturating_mul(1000);
         let mut values: Vec<[u64; METRICS]> = Vec::new();
         let mut total = [0u64; METRICS];
+        // The kinds log.xml says were recorded show their columns even without packets.
         let mut seen: Vec<DataKind> = Vec::new();
+        for f in exp.log().data_files() {
+            for d in exp.log().descriptors_for_file(&f) {
+                let k = DataKind::from_packet_type(d.kind);
+                if !seen.contains(&k) && only.is_none_or(|o| o == k) {
+                    seen.push(k);
+                }
+            }
+        }
         let mut heap: Vec<(StackId, HeapPacket)> = Vec::new();
         let mut bad = 0;
         for file in exp.data_files()? {
@@ -390,6 +399,11 @@ impl<'e, S: Source> Profile<'e, S> {
         let mut incl: HashMap<FunctionId, [u64; METRICS]> = HashMap::new();
         let mut distinct: Vec<FunctionId> = Vec::new();
         for (i, v) in self.values.iter().enumerate() {
+            // Stacks only frees and unmaps used carry no metric: gprofng lists none of their
+            // functions.
+            if v.iter().all(|&x| x == 0) {
+                continue;
+            }
             let frames = self
                 .symbols
                 .frames(StackId(u32::try_from(i).unwrap_or(u32::MAX)));
