@@ -65,11 +65,10 @@ fn main() {
             }
             Long("metric") => {
                 let v = string(&mut parser, "--metric");
-                metric = Some(
-                    Metric::from_name(&v).unwrap_or_else(|| {
+                metric =
+                    Some(Metric::from_name(&v).unwrap_or_else(|| {
                         tool::usage_error(format!("unknown metric `{v}`"), USAGE)
-                    }),
-                );
+                    }));
             }
             Long("archives-only") => archives_only = true,
             Value(v) if dir.is_none() => dir = Some(v.to_string_lossy().into_owned()),
@@ -90,7 +89,11 @@ fn main() {
     });
     if metric.kind() != kind {
         tool::usage_error(
-            format!("metric `{}` is not one of kind `{}`", metric.name(), kind.name()),
+            format!(
+                "metric `{}` is not one of kind `{}`",
+                metric.name(),
+                kind.name()
+            ),
             USAGE,
         );
     }

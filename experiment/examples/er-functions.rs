@@ -9,8 +9,8 @@
 
 use experiment::packets::DataKind;
 use experiment::profile::{FunctionTable, Profile};
-use experiment::{Experiment, Source};
 use experiment::stacks::Symbolizer;
+use experiment::{Experiment, Source};
 use serde_json::Value as Json;
 
 #[path = "common/fs_source.rs"]
@@ -71,7 +71,9 @@ fn table_of<S: Source, F: Source>(
     }
     let profile = Profile::collect(exp, symbols, kind).unwrap_or_else(|e| tool::fail(dir, &e));
     let w = profile.symbols.warnings();
-    if w.unknown_pcs + w.unreadable_objects + w.missing_stacks + w.bad_stacks + w.unknown_methods > 0 {
+    if w.unknown_pcs + w.unreadable_objects + w.missing_stacks + w.bad_stacks + w.unknown_methods
+        > 0
+    {
         eprintln!(
             "warning: {dir}: {} PCs outside every mapping, {} load objects unreadable, {} packets without a stack, {} stacks unresolvable, {} unknown Java methods",
             w.unknown_pcs, w.unreadable_objects, w.missing_stacks, w.bad_stacks, w.unknown_methods
@@ -107,10 +109,10 @@ fn main() {
                     .map_err(|e| e.to_string())
                     .and_then(|v| v.string().map_err(|_| "--kind: not UTF-8".to_owned()))
                     .unwrap_or_else(|e| tool::usage_error(e, USAGE));
-                kind = Some(
-                    kind_of(&v)
-                        .unwrap_or_else(|| tool::usage_error(format!("unknown kind `{v}`"), USAGE)),
-                );
+                kind =
+                    Some(kind_of(&v).unwrap_or_else(|| {
+                        tool::usage_error(format!("unknown kind `{v}`"), USAGE)
+                    }));
             }
             Long("archives-only") => archives_only = true,
             Value(v) if dir.is_none() => dir = Some(v.to_string_lossy().into_owned()),

@@ -25,14 +25,25 @@ impl<S: Source> Experiment<S> {
     /// (required), `map.xml` and `data.frameinfo` (optional). Other files are read on demand.
     pub fn open(source: S) -> Result<Self> {
         let warnings = match source.read("warnings.xml")? {
-            Some(b) => Some(
-                Log::parse_named(&b, "warnings.xml").map_err(|e| e.in_file("warnings.xml"))?,
-            ),
+            Some(b) => {
+                Some(Log::parse_named(&b, "warnings.xml").map_err(|e| e.in_file("warnings.xml"))?)
+            }
             None => None,
         };
         let log_bytes = source.read("log.xml")?.ok_or_else(|| Error::MissingFile {
             name: "log.xml".into(),
         })?;
+        if log_bytes.iter().all(|&b| b == 0 || b.is_ascii_whitespace()) {
+            return Err(Error::File {
+                file: "log.xml".into(),
+                source: Box::new(Error::Invalid {
+                    what: "log.xml",
+                    offset: 0,
+                    expected: "an <experiment> element".into(),
+                    found: format!("{} bytes of nothing (NULs or white space)", log_bytes.len()),
+                }),
+            });
+        }
         let log = Log::parse(&log_bytes).map_err(|e| e.in_file("log.xml"))?;
         let map = match source.read("map.xml")? {
             Some(b) => Map::parse(&b).map_err(|e| e.in_file("map.xml"))?,
@@ -123,7 +134,11 @@ impl<S: Source> Experiment<S> {
             .map(|e| e.clone().in_file("data.frameinfo"))
             .collect();
         for d in self.data_files()? {
-            if let Some(e) = d.packets().filter_map(Result::err).find(Error::is_truncated) {
+            if let Some(e) = d
+                .packets()
+                .filter_map(Result::err)
+                .find(Error::is_truncated)
+            {
                 out.push(e);
             }
         }

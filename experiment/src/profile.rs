@@ -231,7 +231,12 @@ pub struct Row {
 }
 
 /// The order gprofng lists data kinds' columns in when several were recorded.
-const KIND_ORDER: [DataKind; 4] = [DataKind::Heap, DataKind::Sync, DataKind::Io, DataKind::Clock];
+const KIND_ORDER: [DataKind; 4] = [
+    DataKind::Heap,
+    DataKind::Sync,
+    DataKind::Io,
+    DataKind::Clock,
+];
 
 impl<'e, S: Source> Profile<'e, S> {
     /// Reads every packet of every data file of `exp` whose kind passes `only` (all kinds for

@@ -23,11 +23,11 @@
 //! Inputs that disagree (PCs no mapping covers, load objects that cannot be read) still give
 //! frames; [`Symbolizer::warnings`] counts them.
 
-use crate::log::Timestamp;
 use crate::elf::Elf;
 use crate::experiment::Experiment;
 use crate::frameinfo::{JNI_MARKER, Stack, jni_match};
 use crate::jclasses::JClasses;
+use crate::log::Timestamp;
 use crate::map::{MapEvent, MapIndex};
 use crate::source::Source;
 use bytes::Bytes;
@@ -539,10 +539,7 @@ impl<'e, S: Source> Symbolizer<'e, S> {
             while let Some(i) = next.checked_sub(1) {
                 let pc = stack.native.get(i).copied().unwrap_or_default();
                 let frame = self.native(pc, rel, FrameKind::Jni);
-                let in_jvm = self
-                    .map
-                    .resolve(pc, rel)
-                    .is_some_and(|r| r.in_jvm());
+                let in_jvm = self.map.resolve(pc, rel).is_some_and(|r| r.in_jvm());
                 if !found {
                     let fname = self
                         .function(frame.function)

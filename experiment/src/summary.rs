@@ -239,11 +239,7 @@ impl Summary {
             pid: log.process.pid.unwrap_or(0),
             duration_s: log.end() as f64 / 1e9,
             incomplete: exp.incomplete(),
-            truncations: exp
-                .truncations()?
-                .iter()
-                .map(ToString::to_string)
-                .collect(),
+            truncations: exp.truncations()?.iter().map(ToString::to_string).collect(),
             ..Summary::default()
         };
         for m in log.messages().into_iter().chain(

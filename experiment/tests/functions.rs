@@ -118,7 +118,10 @@ fn reference_rows(text: &str, tokens_per_row: usize) -> Vec<(String, Vec<String>
         }
         rows.push((
             rest.trim().to_owned(),
-            toks[..tokens_per_row].iter().map(|s| s.to_string()).collect(),
+            toks[..tokens_per_row]
+                .iter()
+                .map(|s| s.to_string())
+                .collect(),
         ));
     }
     rows

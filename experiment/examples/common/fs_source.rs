@@ -28,7 +28,9 @@ impl Source for FsSource {
                 reason: "not a regular file".into(),
             });
         }
-        std::fs::read(full).map(|b| Some(Bytes::from(b))).map_err(unreadable)
+        std::fs::read(full)
+            .map(|b| Some(Bytes::from(b)))
+            .map_err(unreadable)
     }
     fn list(&self, dir: &str) -> Vec<String> {
         std::fs::read_dir(self.0.join(dir))

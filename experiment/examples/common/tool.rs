@@ -1,3 +1,4 @@
+#![allow(dead_code)]
 //! What every example of this crate does the same way: opening the experiment named on the
 //! command line, reporting errors as `error: PATH: reason`, partial input as
 //! `warning: PATH: partial: …` (exit 3), and writing through a closed pipe quietly.
@@ -13,12 +14,17 @@ pub(crate) const PARTIAL: i32 = 3;
 /// Prints `error: PATH: reason` (the path of the file inside the experiment when the error
 /// names one) and exits 1.
 pub(crate) fn fail(dir: &str, e: &Error) -> ! {
-    match e {
-        Error::File { file, source } => eprintln!("error: {}: {source}", join(dir, file)),
-        Error::Read { path, reason } => eprintln!("error: {}: {reason}", join(dir, path)),
-        e => eprintln!("error: {dir}: {e}"),
-    }
+    eprintln!("error: {}", located(dir, e));
     std::process::exit(1)
+}
+
+/// `PATH: reason`, PATH being the file inside the experiment `dir` when the error names one.
+pub(crate) fn located(dir: &str, e: &Error) -> String {
+    match e {
+        Error::File { file, source } => format!("{}: {source}", join(dir, file)),
+        Error::Read { path, reason } => format!("{}: {reason}", join(dir, path)),
+        e => format!("{dir}: {e}"),
+    }
 }
 
 /// `dir/file`.
@@ -35,7 +41,9 @@ pub(crate) fn open(dir: &str) -> Experiment<FsSource> {
             std::process::exit(1)
         }
         Ok(m) if !m.is_dir() => {
-            eprintln!("error: {dir}: not an experiment directory (expected a directory holding log.xml)");
+            eprintln!(
+                "error: {dir}: not an experiment directory (expected a directory holding log.xml)"
+            );
             std::process::exit(1)
         }
         Ok(_) => {}
@@ -53,11 +61,10 @@ pub(crate) fn report_partial<S: experiment::Source>(dir: &str, exp: &Experiment<
         Err(e) => fail(dir, &e),
     };
     for e in &cut {
-        match e {
-            Error::File { file, source } => {
-                eprintln!("warning: {}: partial: {source}", join(dir, file));
-            }
-            e => eprintln!("warning: {dir}: partial: {e}"),
+        let at = located(dir, e);
+        match at.split_once(": ") {
+            Some((path, why)) => eprintln!("warning: {path}: partial: {why}"),
+            None => eprintln!("warning: {at}"),
         }
     }
     !cut.is_empty()
