@@ -105,8 +105,8 @@ fn dump<S: Source>(
                 "fields": fields,
                 "stack": pcs,
             });
-            if java {
-                line["java"] = json!(jframes);
+            if let (true, Some(obj)) = (java, line.as_object_mut()) {
+                obj.insert("java".into(), json!(jframes));
             }
             tool::emit(out, &line.to_string());
         }

@@ -342,7 +342,7 @@ impl<'e, S: Source> Profile<'e, S> {
             }
         }
         // Leaks need every heap event in time order first.
-        let packets: Vec<HeapPacket> = heap.iter().map(|(_, h)| h.clone()).collect();
+        let packets: Vec<HeapPacket> = heap.iter().map(|(_, h)| *h).collect();
         let leaks = heap_leaks(&packets);
         for ((id, h), leaked) in heap.iter().zip(leaks) {
             let slot = id.0 as usize;

@@ -486,14 +486,9 @@ impl<'e, S: Source> Symbolizer<'e, S> {
     }
 
     fn java_method(&mut self, method_id: u64) -> FunctionId {
-        let name = match self.jclasses.method(method_id) {
-            Some((c, m)) => Some(java_method_name(
-                &crate::jclasses::class_name(&c.name),
-                &m.name,
-                &m.signature,
-            )),
-            None => None,
-        };
+        let name = self.jclasses.method(method_id).map(|(c, m)| {
+            java_method_name(&crate::jclasses::class_name(&c.name), &m.name, &m.signature)
+        });
         match name {
             Some(n) => self.intern_function(&n, None),
             None => {

@@ -64,10 +64,8 @@ pub fn heap_leaks(packets: &[HeapPacket]) -> Vec<u64> {
                     }
                 }
                 if p.vaddr != 0 {
-                    if let Some(j) = live.insert(p.vaddr, i) {
-                        // Allocated again without a free in between: the first is gone.
-                        let _ = j;
-                    }
+                    // Allocated again without a free in between: the first stays leaked.
+                    live.insert(p.vaddr, i);
                     if let Some(l) = leaked.get_mut(i) {
                         *l = p.size;
                     }

@@ -120,7 +120,7 @@ fn reference_rows(text: &str, tokens_per_row: usize) -> Vec<(String, Vec<String>
             rest.trim().to_owned(),
             toks[..tokens_per_row]
                 .iter()
-                .map(|s| s.to_string())
+                .map(ToString::to_string)
                 .collect(),
         ));
     }

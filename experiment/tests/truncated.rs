@@ -109,7 +109,7 @@ fn frameinfo_cut_to_one_byte_is_partial_not_zero_frames() {
 #[test]
 fn frameinfo_cut_mid_packet_keeps_the_stacks_before_the_cut() {
     let dir = cut_copy("frameinfo-mid", |d| {
-        truncate(&d.join("data.frameinfo"), 3000)
+        truncate(&d.join("data.frameinfo"), 3000);
     });
     let exp = open(&dir);
     let cut = exp.truncations().unwrap();
