@@ -424,10 +424,14 @@ impl<'e, S: Source> Profile<'e, S> {
             }
         }
         for (f, i) in incl {
+            // Keyed by name, plus the signature of Java methods (see `Function::signature`).
             let name = self
                 .symbols
                 .function(f)
-                .map(|x| x.name.clone())
+                .map(|x| match &x.signature {
+                    Some(sig) => format!("{}\0{sig}", x.name),
+                    None => x.name.clone(),
+                })
                 .unwrap_or_default();
             let e = excl.get(&f).copied().unwrap_or([0; METRICS]);
             let slot = table
@@ -493,7 +497,8 @@ impl<'e, S: Source> Profile<'e, S> {
 /// Per-function values of one or more experiments (see [`Profile::function_table`]).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct FunctionTable {
-    /// Name → (exclusive, inclusive) raw values per metric.
+    /// Name (`name\0signature` for Java methods) → (exclusive, inclusive) raw values per
+    /// metric.
     functions: HashMap<String, ([u64; METRICS], [u64; METRICS])>,
     total: [u64; METRICS],
     kinds: Vec<DataKind>,
@@ -572,7 +577,7 @@ impl FunctionTable {
                 (
                     key,
                     Row {
-                        name: name.clone(),
+                        name: name.split('\0').next().unwrap_or_default().to_owned(),
                         values,
                     },
                 )

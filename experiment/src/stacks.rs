@@ -79,6 +79,9 @@ pub struct Function {
     pub name: String,
     /// The load object (its path in map.xml), `None` for pseudo-functions and Java methods.
     pub load_object: Option<String>,
+    /// The JVM signature of a Java method (`()Ljava/lang/Object;`): two methods whose names
+    /// print the same (a bridge method and the method it bridges) stay two functions.
+    pub signature: Option<String>,
 }
 
 /// One frame of a named stack.
@@ -324,10 +327,14 @@ impl<'e, S: Source> Symbolizer<'e, S> {
 
     /// The function named `name`, interned.
     pub fn intern_function(&mut self, name: &str, load_object: Option<&str>) -> FunctionId {
-        let f = Function {
+        self.intern(Function {
             name: name.to_owned(),
             load_object: load_object.map(str::to_owned),
-        };
+            signature: None,
+        })
+    }
+
+    fn intern(&mut self, f: Function) -> FunctionId {
         if let Some(&id) = self.function_ids.get(&f) {
             return id;
         }
@@ -487,10 +494,17 @@ impl<'e, S: Source> Symbolizer<'e, S> {
 
     fn java_method(&mut self, method_id: u64) -> FunctionId {
         let name = self.jclasses.method(method_id).map(|(c, m)| {
-            java_method_name(&crate::jclasses::class_name(&c.name), &m.name, &m.signature)
+            (
+                java_method_name(&crate::jclasses::class_name(&c.name), &m.name, &m.signature),
+                m.signature.clone(),
+            )
         });
         match name {
-            Some(n) => self.intern_function(&n, None),
+            Some((name, signature)) => self.intern(Function {
+                name,
+                load_object: None,
+                signature: Some(signature),
+            }),
             None => {
                 self.warnings.unknown_methods += 1;
                 self.intern_function(UNKNOWN, None)
