@@ -1,139 +1,59 @@
-//! `er-dump DIR [--kind clock|heap|sync|io|hwc|all] [--descendants] [--archives-only]`: one JSON
-//! object per packet, in file order, for the experiment in DIR (and its descendants):
-//! `{"exp", "kind", "tstamp", "thread", "lwp", "cpu", "frames", "fields", "stack"}`, plus
-//! `"java": [[method id, bci], …]` (leaf first) in Java experiments.
+//! `er-dump EXP [--kind clock|heap|sync|io|hwc|all] [--descendants] [--archives-only]`: one
+//! JSON object per packet, in file order, for the experiment directory EXP (and its
+//! descendants): `{"exp", "kind", "tstamp", "thread", "lwp", "cpu", "frames", "fields",
+//! "stack"}`, plus `"java": [[method id, bci], …]` (leaf first) in Java experiments.
 //!
-//! `frames` is gprofng's user-view frame count. For Java stacks with `<Java native method>`
-//! frames it names the native PCs like gprofng: each load object's ELF symbols are read from
-//! its copy in the experiment's `archives/`, else from its recorded absolute path (when that
-//! file exists on this machine; not with `--archives-only`, which makes the output independent
-//! of the machine), see `Stack::user_view_frames_jni`.
-#![allow(
-    clippy::print_stdout,
-    clippy::print_stderr,
-    clippy::unwrap_used,
-    clippy::indexing_slicing,
-    clippy::expect_used,
-    missing_docs
-)]
+//! `frames` is the number of frames of gprofng's user view (`stacks::Symbolizer`: native
+//! stacks with `<Truncated-stack>`, Java stacks with the JNI splice). Load objects are read
+//! from the experiment's `archives/`, else from their recorded absolute paths (not with
+//! `--archives-only`, which makes the output independent of the machine).
+#![allow(clippy::print_stdout, clippy::print_stderr, missing_docs)]
 
-use experiment::elf::Elf;
-use experiment::frameinfo::NativeFrame;
-use experiment::jclasses::JClasses;
-use experiment::map::MapIndex;
 use experiment::packets::{DataKind, TagMap};
+use experiment::stacks::Symbolizer;
 use experiment::{Experiment, Source};
 use serde_json::{Map, Value, json};
-use std::collections::HashMap;
 use std::io::Write;
-use std::path::PathBuf;
 
 #[path = "common/fs_source.rs"]
 mod fs_source;
-use fs_source::FsSource;
+#[path = "common/tool.rs"]
+mod tool;
 
-/// The largest load object read from its recorded path (libjvm.so is about 24 MB).
-const MAX_LOAD_OBJECT: u64 = 1 << 30;
+const USAGE: &str =
+    "usage: er-dump EXP [--kind clock|heap|sync|io|hwc|all] [--descendants] [--archives-only]
 
-/// The load objects' ELF symbols, read when first needed: the experiment's archived copy
-/// first, then the file at the recorded path (gprofng's order).
-struct Objects<'e, S> {
-    exp: &'e Experiment<S>,
-    archived: HashMap<String, String>,
-    elfs: HashMap<String, Option<Elf>>,
-    archives_only: bool,
-}
+Prints every packet of the experiment directory EXP as one JSON object per line.
+  --kind KIND       only packets of this data kind (default: all)
+  --descendants     also the descendant experiments (_f1.er, _x1.er, …)
+  --archives-only   name native PCs only from the experiment's archives/
+Exit status: 0 ok, 1 error, 2 bad usage, 3 partial (a file was cut short or held bad packets:
+every packet that could be read is printed, stderr says where reading stopped).";
 
-impl<S: Source> Objects<'_, S> {
-    fn elf(&mut self, load_object: &str) -> Option<&Elf> {
-        if !self.elfs.contains_key(load_object) {
-            let from_archive = self
-                .archived
-                .get(load_object)
-                .and_then(|a| self.exp.file(&format!("archives/{a}")))
-                .and_then(|b| Elf::parse(&b).ok());
-            let elf = from_archive.or_else(|| {
-                if self.archives_only {
-                    return None;
-                }
-                // The path comes from map.xml: read only a regular file of sane size (not a
-                // device or a FIFO that never ends).
-                let meta = std::fs::metadata(load_object).ok()?;
-                if !meta.is_file() || meta.len() > MAX_LOAD_OBJECT {
-                    return None;
-                }
-                let b = std::fs::read(load_object).ok()?;
-                Elf::parse(&b).ok()
-            });
-            self.elfs.insert(load_object.to_owned(), elf);
-        }
-        self.elfs.get(load_object)?.as_ref()
-    }
-}
-
-/// Names native PCs: map.xml indexed once (every native PC of a JNI stack is resolved
-/// through it), and the load objects' symbols.
-struct Symbols<'e, S> {
-    map: MapIndex<'e>,
-    objects: Objects<'e, S>,
-}
-
-impl<'e, S: Source> Symbols<'e, S> {
-    fn new(exp: &'e Experiment<S>, archives_only: bool) -> Self {
-        let mut archived = HashMap::new();
-        for a in exp.archives() {
-            if let Some(lo) = experiment::archives::load_object(exp.map(), &a) {
-                archived.entry(lo.to_owned()).or_insert(a);
-            }
-        }
-        Symbols {
-            map: exp.map().index(),
-            objects: Objects {
-                exp,
-                archived,
-                elfs: HashMap::new(),
-                archives_only,
-            },
-        }
-    }
-
-    /// Names native PC `pc` at relative time `rel`.
-    fn frame(&mut self, pc: u64, rel: u64) -> NativeFrame {
-        let Some(r) = self.map.resolve(pc, rel) else {
-            return NativeFrame::default();
-        };
-        let elf = if r.generated {
-            None
-        } else {
-            self.objects.elf(r.name)
-        };
-        self.map.native_frame(pc, rel, &r, elf)
-    }
-}
-
+/// Prints the packets of `exp`; returns true when some could not be read.
 fn dump<S: Source>(
+    dir: &str,
     exp: &Experiment<S>,
     name: &str,
     kind: &str,
-    archives_only: bool,
+    symbols: &mut Symbolizer<'_, S>,
     out: &mut impl Write,
-) -> experiment::Result<()> {
+) -> bool {
     let mut threads = exp.log().thread_tags();
     let java = exp.log().is_java();
     let mut lwps = TagMap::new();
-    let jclasses = if java {
-        exp.jclasses().ok().flatten().unwrap_or_default()
-    } else {
-        JClasses::default()
-    };
-    let run_start = exp.log().run_start().unwrap_or(0);
-    let mut symbols = Symbols::new(exp, archives_only);
-    for file in exp.data_files() {
+    let mut bad = false;
+    let files = exp.data_files().unwrap_or_else(|e| tool::fail(dir, &e));
+    for file in files {
         for p in file.packets() {
             let p = match p {
                 Ok(p) => p,
                 Err(e) => {
-                    eprintln!("{name}/{}: {e}", file.name());
+                    // Truncations are reported once at the end; other bad packets here.
+                    if !e.is_truncated() {
+                        eprintln!("warning: {}", tool::located(dir, &e));
+                    }
+                    bad = true;
                     continue;
                 }
             };
@@ -141,36 +61,38 @@ fn dump<S: Source>(
             if kind != "all" && k.name() != kind {
                 continue;
             }
-            let t = p.typed()?;
+            let t = match p.typed() {
+                Ok(t) => t,
+                Err(e) => {
+                    eprintln!("warning: {}", tool::located(dir, &e.in_file(file.name())));
+                    bad = true;
+                    continue;
+                }
+            };
             let c = t.common();
-            let stack = exp.stack(c.frinfo).unwrap_or_else(|e| {
-                eprintln!("{name}: {e}");
-                None
-            });
+            let stack = exp.stack(c.frinfo).ok().flatten();
+            let id = symbols.stack(c.frinfo, c.tstamp);
             let mut fields = Map::new();
             for (fname, v) in p.packet.fields() {
                 if matches!(fname, "TSTAMP" | "THRID" | "LWPID" | "CPUID") {
                     continue;
                 }
-                if let Some(v) = v? {
+                if let Ok(Some(v)) = v {
                     fields.insert(
                         fname.to_owned(),
                         serde_json::to_value(v).unwrap_or(Value::Null),
                     );
                 }
             }
-            let (frames, pcs, jframes) = match &stack {
+            let (pcs, jframes) = match &stack {
                 Some(s) => (
-                    s.user_view_frames_jni(java, &jclasses, |pc| {
-                        symbols.frame(pc, c.tstamp.saturating_sub(run_start))
-                    }),
                     s.native.clone(),
                     s.java
                         .iter()
                         .map(|f| json!([f.method_id, f.lineno]))
                         .collect::<Vec<_>>(),
                 ),
-                None => (usize::from(java), Vec::new(), Vec::new()),
+                None => (Vec::new(), Vec::new()),
             };
             let mut line = json!({
                 "exp": name,
@@ -179,71 +101,83 @@ fn dump<S: Source>(
                 "thread": threads.tag(c.thr_id),
                 "lwp": lwps.tag(c.lwp_id),
                 "cpu": c.cpu_id,
-                "frames": frames,
+                "frames": symbols.frames(id).len(),
                 "fields": fields,
                 "stack": pcs,
             });
-            if java {
-                line["java"] = json!(jframes);
+            if let (true, Some(obj)) = (java, line.as_object_mut()) {
+                obj.insert("java".into(), json!(jframes));
             }
-            if writeln!(out, "{line}").is_err() {
-                std::process::exit(0); // stdout closed (e.g. piped into `head`)
-            }
+            tool::emit(out, &line.to_string());
         }
     }
-    Ok(())
+    bad | tool::report_partial(dir, exp)
 }
 
 fn main() {
-    let mut args = std::env::args().skip(1);
-    let mut dir = None;
+    use lexopt::prelude::*;
+    let mut parser = lexopt::Parser::from_env();
+    let mut dir: Option<String> = None;
     let mut kind = "all".to_owned();
     let mut descendants = false;
     let mut archives_only = false;
-    while let Some(a) = args.next() {
-        match a.as_str() {
-            "--kind" => kind = args.next().expect("--kind needs a value"),
-            "--descendants" => descendants = true,
-            "--archives-only" => archives_only = true,
-            _ => dir = Some(PathBuf::from(a)),
+    loop {
+        let arg = match parser.next() {
+            Ok(Some(a)) => a,
+            Ok(None) => break,
+            Err(e) => tool::usage_error(e, USAGE),
+        };
+        match arg {
+            Short('h') | Long("help") => {
+                println!("{USAGE}");
+                return;
+            }
+            Long("version") => {
+                println!("er-dump {}", env!("CARGO_PKG_VERSION"));
+                return;
+            }
+            Long("kind") => {
+                kind = parser
+                    .value()
+                    .map_err(|e| e.to_string())
+                    .and_then(|v| v.string().map_err(|_| "--kind: not UTF-8".to_owned()))
+                    .unwrap_or_else(|e| tool::usage_error(e, USAGE));
+                if !["clock", "heap", "sync", "io", "hwc", "all"].contains(&kind.as_str()) {
+                    tool::usage_error(format!("unknown kind `{kind}`"), USAGE);
+                }
+            }
+            Long("descendants") => descendants = true,
+            Long("archives-only") => archives_only = true,
+            Value(v) if dir.is_none() => dir = Some(v.to_string_lossy().into_owned()),
+            a => tool::usage_error(a.unexpected(), USAGE),
         }
     }
     let Some(dir) = dir else {
-        eprintln!(
-            "usage: er-dump DIR [--kind clock|heap|sync|io|hwc|all] [--descendants] [--archives-only]"
-        );
-        std::process::exit(2);
+        tool::usage_error("missing EXP", USAGE)
     };
-    let exp = match Experiment::open(FsSource(dir)) {
-        Ok(e) => e,
-        Err(e) => {
-            eprintln!("error: {e}");
-            std::process::exit(1);
-        }
-    };
+    let exp = tool::open(&dir);
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
-    let mut status = 0;
-    if let Err(e) = dump(&exp, ".", &kind, archives_only, &mut out) {
-        eprintln!("error: {e}");
-        status = 1;
+    let mut symbols = Symbolizer::new(&exp);
+    if !archives_only {
+        symbols = symbols.with_load_objects(tool::load_object);
     }
+    let mut partial = dump(&dir, &exp, ".", &kind, &mut symbols, &mut out);
     if descendants {
-        for d in experiment::descendants::list(exp.source()) {
-            match exp.open_descendant(&d.name) {
-                Ok(child) => {
-                    if let Err(e) = dump(&child, &d.name, &kind, archives_only, &mut out) {
-                        eprintln!("{}: error: {e}", d.name);
-                        status = 1;
-                    }
-                }
-                Err(e) => {
-                    eprintln!("{}: error: {e}", d.name);
-                    status = 1;
-                }
+        for d in exp.descendants() {
+            let path = tool::join(&dir, &d.name);
+            let child = exp
+                .open_descendant(&d.name)
+                .unwrap_or_else(|e| tool::fail(&path, &e));
+            let mut symbols = Symbolizer::new(&child).with_founder_archives(&exp);
+            if !archives_only {
+                symbols = symbols.with_load_objects(tool::load_object);
             }
+            partial |= dump(&path, &child, &d.name, &kind, &mut symbols, &mut out);
         }
     }
-    let _ = out.flush();
-    std::process::exit(status);
+    tool::finish(&mut out);
+    if partial {
+        std::process::exit(tool::PARTIAL);
+    }
 }

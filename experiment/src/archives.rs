@@ -79,7 +79,8 @@ pub fn load_object<'m>(map: &'m Map, archive: &str) -> Option<&'m str> {
 }
 
 /// One line of `archive.log`: gp-archive copied `source` to `archive`.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Copy {
     /// The original file.
     pub source: String,

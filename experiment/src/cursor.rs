@@ -2,10 +2,10 @@
 //! that knows the experiment's byte order and word size and returns `Result` on every read.
 
 use crate::error::{Error, Result};
-use serde::{Deserialize, Serialize};
 
 /// Byte order of the recording machine (derived from `<system arch>` in log.xml).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Endian {
     /// Intel / AMD64 / AArch64.
     #[default]
@@ -26,7 +26,8 @@ impl Endian {
 }
 
 /// Word size of the recorded process (`<process wsize>`): the size of `long` and addresses.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum WordSize {
     /// 32-bit process.
     W32,

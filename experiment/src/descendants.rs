@@ -3,12 +3,12 @@
 //! gprofng `get_descendants_names`, `dir_name_cmp`).
 
 use crate::source::Source;
-use serde::{Deserialize, Serialize};
 use std::cmp::Ordering;
 
 /// One step of a lineage.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum Step {
     /// `_f<N>`: N-th fork (or vfork) of the parent.
     Fork(u32),
@@ -75,7 +75,8 @@ fn trim_zeros(d: &[u8]) -> &[u8] {
 }
 
 /// A descendant experiment found in the founder's directory.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Descendant {
     /// Directory name (`_f2_x1.er`).
     pub name: String,
@@ -101,6 +102,8 @@ pub fn list<S: Source>(source: &S) -> Vec<Descendant> {
         .map(|name| {
             let has_data = source
                 .read(&format!("{name}/data.frameinfo"))
+                .ok()
+                .flatten()
                 .is_some_and(|b| !b.is_empty());
             let lineage = parse_lineage(&name).unwrap_or_default();
             Descendant {

@@ -7,7 +7,6 @@
 
 use crate::cursor::{Cursor, Endian};
 use crate::error::{Error, Result};
-use serde::{Deserialize, Serialize};
 
 /// `DT_HEADER`.
 pub const DT_HEADER: u32 = 1;
@@ -19,7 +18,9 @@ pub const DT_LTABLE: u32 = 3;
 pub const DT_SRCFILE: u32 = 4;
 
 /// One dyntext record.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
 pub enum Record<'a> {
     /// `DT_HEADER`: starts a function.
     Header {
@@ -29,7 +30,7 @@ pub enum Record<'a> {
         vaddr: u64,
     },
     /// `DT_CODE`: the code bytes (zero-padded to 16).
-    Code(#[serde(borrow)] &'a [u8]),
+    Code(#[cfg_attr(feature = "serde", serde(borrow))] &'a [u8]),
     /// `DT_SRCFILE`: source file name.
     SourceFile(String),
     /// `DT_LTABLE`: `(code offset, line or bci)` pairs.
@@ -111,7 +112,8 @@ impl<'a> Iterator for Records<'a> {
 }
 
 /// A dynamic function: its header and what followed it.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct DynFunction {
     /// Load time (relative ns).
     pub time: u64,

@@ -4,7 +4,25 @@ use thiserror::Error;
 
 /// Errors reported while reading an experiment.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[non_exhaustive]
 pub enum Error {
+    /// A file of the experiment exists but the [`Source`](crate::Source) could not read it.
+    #[error("{path}: {reason}")]
+    Read {
+        /// The file's path in the experiment.
+        path: String,
+        /// Why it could not be read (the source's words, e.g. the OS error).
+        reason: String,
+    },
+    /// An error inside one file of the experiment: `file` names it (`profile`,
+    /// `data.frameinfo`, `_f1.er/heaptrace`), `source` says what and where.
+    #[error("{file}: {source}")]
+    File {
+        /// The file's path in the experiment.
+        file: String,
+        /// The error, with its byte offset or line:column.
+        source: Box<Error>,
+    },
     /// The input ended before a value could be read.
     #[error("{what}: expected {needed} bytes at byte offset {offset}, found only {available}")]
     Truncated {
@@ -76,6 +94,39 @@ pub enum Error {
         /// What was found.
         found: String,
     },
+}
+
+impl Error {
+    /// This error as found in file `file` of the experiment (an error that already names a
+    /// file, or a read error naming its path, is returned as is).
+    pub fn in_file(self, file: &str) -> Error {
+        match self {
+            e @ (Error::File { .. } | Error::Read { .. } | Error::Xml { .. }) => e,
+            e => Error::File {
+                file: file.to_owned(),
+                source: Box::new(e),
+            },
+        }
+    }
+
+    /// The file this error names, if any.
+    pub fn file(&self) -> Option<&str> {
+        match self {
+            Error::File { file, .. } | Error::Xml { file, .. } => Some(file),
+            Error::Read { path, .. } => Some(path),
+            Error::Stack { .. } => Some("data.frameinfo"),
+            _ => None,
+        }
+    }
+
+    /// True when the error is input running out (possibly inside a file).
+    pub fn is_truncated(&self) -> bool {
+        match self {
+            Error::Truncated { .. } => true,
+            Error::File { source, .. } => source.is_truncated(),
+            _ => false,
+        }
+    }
 }
 
 /// `Result` with this crate's [`Error`](enum@Error).

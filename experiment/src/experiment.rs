@@ -24,19 +24,32 @@ impl<S: Source> Experiment<S> {
     /// Opens the experiment `source` serves: reads `warnings.xml` (optional), `log.xml`
     /// (required), `map.xml` and `data.frameinfo` (optional). Other files are read on demand.
     pub fn open(source: S) -> Result<Self> {
-        let warnings = match source.read("warnings.xml") {
-            Some(b) => Some(Log::parse_named(&b, "warnings.xml")?),
+        let warnings = match source.read("warnings.xml")? {
+            Some(b) => {
+                Some(Log::parse_named(&b, "warnings.xml").map_err(|e| e.in_file("warnings.xml"))?)
+            }
             None => None,
         };
-        let log_bytes = source.read("log.xml").ok_or_else(|| Error::MissingFile {
+        let log_bytes = source.read("log.xml")?.ok_or_else(|| Error::MissingFile {
             name: "log.xml".into(),
         })?;
-        let log = Log::parse(&log_bytes)?;
-        let map = match source.read("map.xml") {
-            Some(b) => Map::parse(&b)?,
+        if log_bytes.iter().all(|&b| b == 0 || b.is_ascii_whitespace()) {
+            return Err(Error::File {
+                file: "log.xml".into(),
+                source: Box::new(Error::Invalid {
+                    what: "log.xml",
+                    offset: 0,
+                    expected: "an <experiment> element".into(),
+                    found: format!("{} bytes of nothing (NULs or white space)", log_bytes.len()),
+                }),
+            });
+        }
+        let log = Log::parse(&log_bytes).map_err(|e| e.in_file("log.xml"))?;
+        let map = match source.read("map.xml")? {
+            Some(b) => Map::parse(&b).map_err(|e| e.in_file("map.xml"))?,
             None => Map::default(),
         };
-        let frameinfo = match source.read("data.frameinfo") {
+        let frameinfo = match source.read("data.frameinfo")? {
             Some(b) => FrameInfo::parse(&b, log.endian(), log.word_size()),
             None => FrameInfo::default(),
         };
@@ -84,25 +97,78 @@ impl<S: Source> Experiment<S> {
         self.log.word_size()
     }
 
-    /// Raw bytes of any file of the experiment.
-    pub fn file(&self, path: &str) -> Option<Bytes> {
+    /// Raw bytes of any file of the experiment (`Ok(None)` if it does not exist).
+    pub fn file(&self, path: &str) -> Result<Option<Bytes>> {
         self.source.read(path)
     }
 
     /// The data file `name` (`profile`, `heaptrace`, …) with the descriptors log.xml gives for
-    /// it; `None` if the file does not exist.
-    pub fn data(&self, name: &str) -> Option<DataFile<'_>> {
-        let bytes = self.source.read(name)?;
-        Some(DataFile::new(name, bytes, &self.log))
+    /// it; `Ok(None)` if the file does not exist.
+    pub fn data(&self, name: &str) -> Result<Option<DataFile<'_>>> {
+        Ok(self
+            .source
+            .read(name)?
+            .map(|bytes| DataFile::new(name, bytes, &self.log)))
     }
 
     /// The data files log.xml describes that exist, in log order.
-    pub fn data_files(&self) -> Vec<DataFile<'_>> {
-        self.log
-            .data_files()
+    pub fn data_files(&self) -> Result<Vec<DataFile<'_>>> {
+        let mut out = Vec::new();
+        for n in self.log.data_files() {
+            out.extend(self.data(&n)?);
+        }
+        Ok(out)
+    }
+
+    /// Where reading this experiment stopped short, each as an error naming the file and the
+    /// byte offset: data files (and `data.frameinfo`) that end inside a packet or with a
+    /// 1–3 byte tail, bad frame-info packets, and data files holding bytes that log.xml
+    /// describes no packets for (log.xml cut before its `<profpckt>` descriptors). Empty for
+    /// an experiment read completely. What could be read is still served by the other
+    /// methods; a caller reports these as "partial".
+    pub fn truncations(&self) -> Result<Vec<Error>> {
+        let mut out: Vec<Error> = self
+            .frameinfo
+            .problems()
             .iter()
-            .filter_map(|n| self.data(n))
-            .collect()
+            .map(|e| e.clone().in_file("data.frameinfo"))
+            .collect();
+        for d in self.data_files()? {
+            if let Some(e) = d
+                .packets()
+                .filter_map(Result::err)
+                .find(Error::is_truncated)
+            {
+                out.push(e);
+            }
+        }
+        let described = self.log.data_files();
+        for name in DATA_FILE_NAMES {
+            if described.iter().any(|d| d == name) {
+                continue;
+            }
+            if let Some(b) = self.source.read(name)? {
+                if let Some(at) = crate::packets::Packets::new(&b, self.endian())
+                    .filter_map(Result::ok)
+                    .map(|p| p.offset)
+                    .next()
+                {
+                    out.push(Error::File {
+                        file: name.to_owned(),
+                        source: Box::new(Error::Invalid {
+                            what: "data file",
+                            offset: at,
+                            expected: "a `<profdata>` descriptor for it in log.xml".into(),
+                            found: format!(
+                                "packets ({} bytes) that log.xml does not describe: log.xml cut before its packet descriptors",
+                                b.len()
+                            ),
+                        }),
+                    });
+                }
+            }
+        }
+        Ok(out)
     }
 
     /// The resolved stack of a packet's `FRINFO` (see [`FrameInfo::stack`]).
@@ -116,16 +182,14 @@ impl<S: Source> Experiment<S> {
         if !self.log.has_exit() && !self.log.has_exec() {
             return true;
         }
-        self.data_files().iter().any(|d| {
-            d.packets()
-                .any(|p| matches!(p, Err(Error::Truncated { .. })))
-        })
+        self.truncations().map_or(true, |t| !t.is_empty())
     }
 
     /// The `overview` records (empty if absent).
     pub fn overview(&self) -> Result<Vec<crate::overview::PrUsage>> {
-        match self.source.read("overview") {
-            Some(b) => crate::overview::parse(&b, self.endian(), self.word_size()),
+        match self.source.read("overview")? {
+            Some(b) => crate::overview::parse(&b, self.endian(), self.word_size())
+                .map_err(|e| e.in_file("overview")),
             None => Ok(Vec::new()),
         }
     }
@@ -140,22 +204,26 @@ impl<S: Source> Experiment<S> {
 
     /// The dynamic functions of `dyntext` (empty if absent).
     pub fn dyntext(&self) -> Result<Vec<crate::dyntext::DynFunction>> {
-        match self.source.read("dyntext") {
-            Some(b) => crate::dyntext::functions(&b, self.endian()),
+        match self.source.read("dyntext")? {
+            Some(b) => {
+                crate::dyntext::functions(&b, self.endian()).map_err(|e| e.in_file("dyntext"))
+            }
             None => Ok(Vec::new()),
         }
     }
 
     /// Java classes and methods from `jclasses` (or the Oracle-era `JAVA_CLASSES`), if present.
     pub fn jclasses(&self) -> Result<Option<crate::jclasses::JClasses>> {
-        match self
-            .source
-            .read("jclasses")
-            .or_else(|| self.source.read("JAVA_CLASSES"))
-        {
-            Some(b) => crate::jclasses::JClasses::parse(&b, self.endian()).map(Some),
-            None => Ok(None),
-        }
+        let (name, bytes) = match self.source.read("jclasses")? {
+            Some(b) => ("jclasses", b),
+            None => match self.source.read("JAVA_CLASSES")? {
+                Some(b) => ("JAVA_CLASSES", b),
+                None => return Ok(None),
+            },
+        };
+        crate::jclasses::JClasses::parse(&bytes, self.endian())
+            .map(Some)
+            .map_err(|e| e.in_file(name))
     }
 
     /// Names in `archives/` (sorted).
@@ -165,7 +233,7 @@ impl<S: Source> Experiment<S> {
 
     /// `labels.xml` user labels: the attributes of each `<id>` element.
     pub fn labels(&self) -> Result<Vec<Vec<(String, String)>>> {
-        let Some(b) = self.source.read("labels.xml") else {
+        let Some(b) = self.source.read("labels.xml")? else {
             return Ok(Vec::new());
         };
         let mut r = crate::xml::XmlReader::new(&b, "labels.xml");
@@ -189,24 +257,26 @@ impl<S: Source> Experiment<S> {
     }
 
     /// Notes (`notes` file: one note per line).
-    pub fn notes(&self) -> Vec<String> {
-        self.source
-            .read("notes")
+    pub fn notes(&self) -> Result<Vec<String>> {
+        Ok(self
+            .source
+            .read("notes")?
             .map(|b| {
                 String::from_utf8_lossy(&b)
                     .lines()
                     .map(str::to_owned)
                     .collect()
             })
-            .unwrap_or_default()
+            .unwrap_or_default())
     }
 
     /// `ifreq`: the instruction-frequency report of a count experiment, as text (gprofng shows
     /// its lines verbatim); `None` when there is none.
-    pub fn ifreq(&self) -> Option<String> {
-        self.source
-            .read("ifreq")
-            .map(|b| String::from_utf8_lossy(&b).into_owned())
+    pub fn ifreq(&self) -> Result<Option<String>> {
+        Ok(self
+            .source
+            .read("ifreq")?
+            .map(|b| String::from_utf8_lossy(&b).into_owned()))
     }
 
     /// `jdynclasses/`: the class files of dynamically generated Java classes the collector
@@ -228,7 +298,9 @@ impl<S: Source> Experiment<S> {
                 budget = left;
                 let path = format!("{dir}/{name}");
                 let class = name.strip_suffix(".class");
-                match class.and_then(|_| self.source.read(&path)) {
+                // An unreadable class file is left out like a missing one (the directory
+                // listing is best effort too).
+                match class.and_then(|_| self.source.read(&path).ok().flatten()) {
                     Some(bytes) => {
                         let package = dir.strip_prefix("jdynclasses/").unwrap_or_default();
                         let class = class.unwrap_or_default();
@@ -257,6 +329,19 @@ impl<S: Source> Experiment<S> {
         Experiment::open(SubSource::new(&self.source, name))
     }
 }
+
+/// The data files gprofng writes (format notes §1): checked by [`Experiment::truncations`]
+/// for packets log.xml does not describe.
+pub const DATA_FILE_NAMES: [&str; 8] = [
+    "profile",
+    "hwcounters",
+    "synctrace",
+    "heaptrace",
+    "iotrace",
+    "omptrace",
+    "dataraces",
+    "deadlocks",
+];
 
 /// How deep [`Experiment::jdynclasses`] walks (package nesting; also stops directory loops a
 /// source may have).
@@ -379,7 +464,7 @@ impl<'a> Iterator for DataPackets<'a> {
         loop {
             let raw = match self.inner.next()? {
                 Ok(r) => r,
-                Err(e) => return Some(Err(e)),
+                Err(e) => return Some(Err(e.in_file(&self.file.name))),
             };
             let found = match self.file.small.get(usize::from(raw.kind)) {
                 Some(&i) => usize::from(i)

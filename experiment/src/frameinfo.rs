@@ -11,7 +11,6 @@ use crate::cursor::{Cursor, Endian, WordSize};
 use crate::error::{Error, Result};
 use crate::jclasses::JClasses;
 use crate::packets::{FRAME_PCKT, Packets, UID_PCKT};
-use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::ops::Range;
 
@@ -46,7 +45,8 @@ pub fn compute_uid(words: &[u64]) -> u64 {
 }
 
 /// One info of a frame packet, or the content of a uid packet.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Info {
     /// Kind without the compressed flag (0 for a uid packet).
     pub kind: u32,
@@ -70,7 +70,8 @@ struct FramePacket {
 }
 
 /// A Java frame: method id and bci/line (`JVMPI_CallFrame`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct JavaFrame {
     /// `jmethodID` (0 with a negative `lineno` = AsyncGetCallTrace error code).
     pub method_id: u64,
@@ -79,7 +80,8 @@ pub struct JavaFrame {
 }
 
 /// A resolved call stack.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Stack {
     /// Native PCs, leaf first (truncation marker removed).
     pub native: Vec<u64>,
@@ -207,7 +209,8 @@ impl Stack {
 pub const JNI_MARKER: i32 = -3;
 
 /// What [`Stack::user_view_frames_jni`] needs to know about a native PC.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct NativeFrame {
     /// Name of the function containing the PC (`None` when unknown: no symbols, no mapping).
     pub function: Option<String>,

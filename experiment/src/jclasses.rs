@@ -5,7 +5,6 @@
 use crate::cursor::{Cursor, Endian, WordSize};
 use crate::error::{Error, Result};
 use crate::packets::Packets;
-use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 
 /// `ARCH_JCLASS` = `(0x0A << 8) | 3`.
@@ -16,7 +15,8 @@ pub const ARCH_JMETHOD: u16 = 0x0B03;
 pub const ARCH_JCLASS_LOCATION: u16 = 0x0E03;
 
 /// A Java method.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct JavaMethod {
     /// `jmethodID` (what Java frames refer to).
     pub method_id: u64,
@@ -27,7 +27,8 @@ pub struct JavaMethod {
 }
 
 /// A loaded Java class with its methods.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct JavaClass {
     /// `class_id` (a JNI reference: values recur for unrelated classes).
     pub class_id: u64,
@@ -42,7 +43,8 @@ pub struct JavaClass {
 }
 
 /// Where a class was loaded from (`ARCH_JCLASS_LOCATION`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ClassLocation {
     /// `class_id`.
     pub class_id: u64,
@@ -53,7 +55,8 @@ pub struct ClassLocation {
 }
 
 /// Everything in `jclasses`.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct JClasses {
     /// Classes in file order.
     pub classes: Vec<JavaClass>,
@@ -61,7 +64,7 @@ pub struct JClasses {
     pub locations: Vec<ClassLocation>,
     /// Methods that came before any class.
     pub orphan_methods: Vec<JavaMethod>,
-    #[serde(skip)]
+    #[cfg_attr(feature = "serde", serde(skip))]
     by_method: HashMap<u64, (usize, usize)>,
 }
 

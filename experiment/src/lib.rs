@@ -30,7 +30,7 @@
 //! let source = MemorySource::new().with("log.xml", &log[..]).with("profile", profile);
 //! let exp = Experiment::open(source)?;
 //! assert_eq!(exp.log().version, "12.4");
-//! let data = exp.data("profile").unwrap();
+//! let data = exp.data("profile")?.unwrap();
 //! let packets: Vec<_> = data.packets().collect::<Result<_, _>>()?;
 //! assert_eq!(packets.len(), 1);
 //! let TypedPacket::Clock(tick) = packets[0].typed()? else { unreachable!() };
@@ -66,13 +66,17 @@ pub mod log;
 pub mod map;
 pub mod overview;
 pub mod packets;
+pub mod profile;
 pub mod source;
+pub mod stacks;
 pub mod summary;
 pub mod xml;
 
+pub use bytes;
 pub use error::{Error, Result};
 pub use experiment::{
-    DataFile, DataPacket, DataPackets, DynClass, Experiment, JDYNCLASSES_DEPTH, JDYNCLASSES_ENTRIES,
+    DATA_FILE_NAMES, DataFile, DataPacket, DataPackets, DynClass, Experiment, JDYNCLASSES_DEPTH,
+    JDYNCLASSES_ENTRIES,
 };
 pub use source::{FnSource, MemorySource, Source, SubSource, from_fn};
 

@@ -5,12 +5,13 @@
 use crate::error::Result;
 use crate::log::{Timestamp, parse_tstamp, parse_u64};
 use crate::xml::{XmlEvent, XmlReader};
-use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 
 /// One `<event>` of map.xml.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "event", rename_all = "snake_case")]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(tag = "event", rename_all = "snake_case"))]
+#[non_exhaustive]
 pub enum MapEvent {
     /// `kind="map" object="segment"`: part of a load object mapped.
     Segment(Segment),
@@ -66,7 +67,8 @@ pub enum MapEvent {
 }
 
 /// A mapped segment of a load object.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Segment {
     /// Relative timestamp of the mapping.
     pub tstamp: Timestamp,
@@ -87,7 +89,8 @@ pub struct Segment {
 }
 
 /// Where a PC falls: load object and offset in it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Resolved<'a> {
     /// Load object (segment name or dynamic function name).
     pub name: &'a str,
@@ -109,7 +112,8 @@ impl Resolved<'_> {
 }
 
 /// Everything read from `map.xml`.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Map {
     /// Events in file order (not time-ordered).
     pub events: Vec<MapEvent>,

@@ -4,10 +4,10 @@
 use crate::cursor::{Cursor, Endian, WordSize};
 use crate::error::{Error, Result};
 use crate::log::SampleEvent;
-use serde::{Deserialize, Serialize};
 
 /// One `prusage` record (times in ns).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct PrUsage {
     /// `pr_lwpid` (the pid on Linux).
     pub lwpid: i32,
@@ -149,7 +149,8 @@ pub fn parse(data: &[u8], endian: Endian, word: WordSize) -> Result<Vec<PrUsage>
 }
 
 /// A sample: the interval between two overview records.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Sample {
     /// 1-based sample number.
     pub number: usize,

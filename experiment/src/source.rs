@@ -1,20 +1,22 @@
 //! The caller-supplied source of an experiment's files: the crate never does I/O itself.
 //! Paths are relative to the experiment directory and use `/` (`"log.xml"`, `"_f1.er/log.xml"`).
 
+use crate::error::Result;
 use bytes::Bytes;
 use std::collections::BTreeMap;
 
 /// Where an experiment's files come from.
 pub trait Source {
-    /// The bytes of the file at `path` (relative to the experiment directory), or `None` when it
-    /// does not exist or cannot be read.
-    fn read(&self, path: &str) -> Option<Bytes>;
+    /// The bytes of the file at `path` (relative to the experiment directory): `Ok(None)` when
+    /// it does not exist, an error naming the path ([`Error::Read`](crate::Error::Read)) when
+    /// it exists but cannot be read — missing and unreadable stay distinct.
+    fn read(&self, path: &str) -> Result<Option<Bytes>>;
     /// The names of the entries of directory `dir` (`""` = the experiment directory itself).
     fn list(&self, dir: &str) -> Vec<String>;
 }
 
 impl<S: Source + ?Sized> Source for &S {
-    fn read(&self, path: &str) -> Option<Bytes> {
+    fn read(&self, path: &str) -> Result<Option<Bytes>> {
         (**self).read(path)
     }
     fn list(&self, dir: &str) -> Vec<String> {
@@ -48,8 +50,8 @@ impl MemorySource {
 }
 
 impl Source for MemorySource {
-    fn read(&self, path: &str) -> Option<Bytes> {
-        self.files.get(path).cloned()
+    fn read(&self, path: &str) -> Result<Option<Bytes>> {
+        Ok(self.files.get(path).cloned())
     }
 
     fn list(&self, dir: &str) -> Vec<String> {
@@ -80,7 +82,7 @@ pub struct FnSource<R, L> {
 
 impl<R, L> FnSource<R, L>
 where
-    R: Fn(&str) -> Option<Bytes>,
+    R: Fn(&str) -> Result<Option<Bytes>>,
     L: Fn(&str) -> Vec<String>,
 {
     /// A source answering reads with `read` and directory listings with `list`.
@@ -92,7 +94,7 @@ where
 /// A source from one `read` closure; directory listings are empty (no descendants, no archives).
 pub fn from_fn<R>(read: R) -> FnSource<R, fn(&str) -> Vec<String>>
 where
-    R: Fn(&str) -> Option<Bytes>,
+    R: Fn(&str) -> Result<Option<Bytes>>,
 {
     FnSource {
         read,
@@ -102,10 +104,10 @@ where
 
 impl<R, L> Source for FnSource<R, L>
 where
-    R: Fn(&str) -> Option<Bytes>,
+    R: Fn(&str) -> Result<Option<Bytes>>,
     L: Fn(&str) -> Vec<String>,
 {
-    fn read(&self, path: &str) -> Option<Bytes> {
+    fn read(&self, path: &str) -> Result<Option<Bytes>> {
         (self.read)(path)
     }
     fn list(&self, dir: &str) -> Vec<String> {
@@ -139,7 +141,8 @@ impl<S: Source> SubSource<S> {
 }
 
 impl<S: Source> Source for SubSource<S> {
-    fn read(&self, path: &str) -> Option<Bytes> {
+    fn read(&self, path: &str) -> Result<Option<Bytes>> {
+        // Errors name the path inside the outer source (`_f1.er/log.xml`).
         self.inner.read(&self.join(path))
     }
     fn list(&self, dir: &str) -> Vec<String> {

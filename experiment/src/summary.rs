@@ -7,11 +7,11 @@ use crate::experiment::Experiment;
 use crate::log::{CollectorMessage, Severity};
 use crate::packets::{HeapPacket, HeapType, IoType, TypedPacket};
 use crate::source::Source;
-use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
 
 /// Heap totals: allocations paired with frees in time order (gprofng's heap map).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct HeapSummary {
     /// Allocation events (malloc, realloc, mmap).
     pub allocations: u64,
@@ -27,46 +27,67 @@ pub struct HeapSummary {
 /// and mmap allocate at `HVADDR`; free (and realloc's old `HOVADDR`) releases the allocation at
 /// that address; munmap releases the overlapped part of earlier mmaps.
 pub fn heap_summary(packets: &[HeapPacket]) -> HeapSummary {
-    let mut order: Vec<&HeapPacket> = packets.iter().collect();
-    order.sort_by_key(|p| p.common.tstamp);
-    let mut leaked: Vec<u64> = Vec::with_capacity(order.len());
+    let mut s = HeapSummary::default();
+    for (p, leaked) in packets.iter().zip(heap_leaks(packets)) {
+        if matches!(
+            p.htype,
+            HeapType::Malloc | HeapType::Realloc | HeapType::Mmap
+        ) {
+            s.allocations += 1;
+            s.bytes_allocated = s.bytes_allocated.wrapping_add(p.size);
+        }
+        if leaked > 0 {
+            s.leaks += 1;
+            s.bytes_leaked = s.bytes_leaked.wrapping_add(leaked);
+        }
+    }
+    s
+}
+
+/// The bytes each packet of `packets` leaves allocated at the end (0 for frees, unmaps and
+/// allocations released later), pairing events like [`heap_summary`]; index for index.
+pub fn heap_leaks(packets: &[HeapPacket]) -> Vec<u64> {
+    let mut order: Vec<usize> = (0..packets.len()).collect();
+    order.sort_by_key(|&i| packets.get(i).map_or(0, |p| p.common.tstamp));
+    let mut leaked: Vec<u64> = vec![0; packets.len()];
     let mut live: HashMap<u64, usize> = HashMap::new();
     let mut chunks = Chunks::new();
-    let mut s = HeapSummary::default();
-    for p in order {
+    for i in order {
+        let Some(p) = packets.get(i) else { continue };
         match p.htype {
             HeapType::Malloc | HeapType::Realloc => {
                 if p.htype == HeapType::Realloc && p.ovaddr != 0 {
-                    if let Some(i) = live.remove(&p.ovaddr) {
-                        if let Some(l) = leaked.get_mut(i) {
+                    if let Some(j) = live.remove(&p.ovaddr) {
+                        if let Some(l) = leaked.get_mut(j) {
                             *l = 0;
                         }
                     }
                 }
-                s.allocations += 1;
-                s.bytes_allocated = s.bytes_allocated.wrapping_add(p.size);
                 if p.vaddr != 0 {
-                    live.insert(p.vaddr, leaked.len());
-                    leaked.push(p.size);
+                    // Allocated again without a free in between: the first stays leaked.
+                    live.insert(p.vaddr, i);
+                    if let Some(l) = leaked.get_mut(i) {
+                        *l = p.size;
+                    }
                 }
             }
             HeapType::Free => {
                 if p.vaddr != 0 {
-                    if let Some(i) = live.remove(&p.vaddr) {
-                        if let Some(l) = leaked.get_mut(i) {
+                    if let Some(j) = live.remove(&p.vaddr) {
+                        if let Some(l) = leaked.get_mut(j) {
                             *l = 0;
                         }
                     }
                 }
             }
             HeapType::Mmap => {
-                s.allocations += 1;
-                s.bytes_allocated = s.bytes_allocated.wrapping_add(p.size);
                 let end = p.vaddr.saturating_add(p.size);
                 // A new mapping replaces whatever was mapped there.
                 unmap(&mut chunks, &mut leaked, p.vaddr, end);
-                map_chunk(&mut chunks, p.vaddr, end, leaked.len());
-                leaked.push(p.size);
+                map_chunk(&mut chunks, p.vaddr, end, i);
+                if let Some(l) = leaked.get_mut(i) {
+                    *l = p.size;
+                }
             }
             HeapType::Munmap => {
                 unmap(
@@ -79,11 +100,7 @@ pub fn heap_summary(packets: &[HeapPacket]) -> HeapSummary {
             HeapType::Other(_) => {}
         }
     }
-    for l in leaked.into_iter().filter(|&l| l > 0) {
-        s.leaks += 1;
-        s.bytes_leaked = s.bytes_leaked.wrapping_add(l);
-    }
-    s
+    leaked
 }
 
 /// Mapped chunks by start address: `start -> (end, allocation index)`. Chunks never overlap (a
@@ -124,7 +141,8 @@ fn unmap(chunks: &mut Chunks, leaked: &mut [u64], start: u64, end: u64) {
 }
 
 /// Synchronization totals.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct SyncSummary {
     /// Sync events.
     pub events: u64,
@@ -133,7 +151,8 @@ pub struct SyncSummary {
 }
 
 /// I/O totals.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct IoSummary {
     /// I/O events.
     pub events: u64,
@@ -142,14 +161,16 @@ pub struct IoSummary {
 }
 
 /// Clock totals.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ClockSummary {
     /// Profiling ticks (`NTICK`) per thread (gprofng's small thread ids).
     pub ticks_by_thread: BTreeMap<u32, u64>,
 }
 
 /// A descendant as listed in a summary.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct DescendantSummary {
     /// Directory name.
     pub name: String,
@@ -160,7 +181,8 @@ pub struct DescendantSummary {
 }
 
 /// One experiment in numbers.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Summary {
     /// Experiment version.
     pub version: String,
@@ -190,8 +212,12 @@ pub struct Summary {
     pub warnings: Vec<CollectorMessage>,
     /// Collector errors.
     pub errors: Vec<CollectorMessage>,
-    /// The experiment was not closed normally.
+    /// The experiment was not closed normally, or a file of it was cut short (see
+    /// `truncations`).
     pub incomplete: bool,
+    /// Where reading stopped short, one statement per file ([`Experiment::truncations`]):
+    /// the file, the byte offset and what was missing.
+    pub truncations: Vec<String>,
     /// Descendant experiments in gprofng's order.
     pub descendants: Vec<DescendantSummary>,
     /// Packets that could not be read (bad tsize, cut at the end, bad field offsets).
@@ -211,6 +237,7 @@ impl Summary {
             pid: log.process.pid.unwrap_or(0),
             duration_s: log.end() as f64 / 1e9,
             incomplete: exp.incomplete(),
+            truncations: exp.truncations()?.iter().map(ToString::to_string).collect(),
             ..Summary::default()
         };
         for m in log.messages().into_iter().chain(
@@ -226,7 +253,7 @@ impl Summary {
         }
         let mut heap = Vec::new();
         let mut threads = log.thread_tags();
-        for file in exp.data_files() {
+        for file in exp.data_files()? {
             for p in file.packets() {
                 let Ok(p) = p else {
                     s.bad_packets += 1;

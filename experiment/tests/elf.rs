@@ -59,7 +59,7 @@ fn extract_has_the_symtab_and_the_load_segments() {
 fn libjava_pcs(exp: &Experiment<FsSource>) -> Vec<(u64, u64, u64)> {
     let start = exp.log().run_start().unwrap();
     let mut out = Vec::new();
-    for file in exp.data_files() {
+    for file in exp.data_files().unwrap() {
         for p in file.packets() {
             let c = *p.unwrap().typed().unwrap().common();
             let Some(stack) = exp.stack(c.frinfo).unwrap() else {
@@ -105,14 +105,10 @@ fn stack_pcs_name_the_jni_functions_through_the_load_bias() {
 }
 
 #[test]
+#[ignore = "needs the very libjava.so that was recorded (Debian openjdk-17 17.0.15+6-1~deb12u1, 185 176 bytes) at its recorded path; run with --ignored where it exists"]
 fn offsets_and_load_bias_agree_on_the_original_library() {
-    // Only where this machine has the very library that was recorded (same Debian build).
-    let Ok(original) = std::fs::read(LIBJAVA) else {
-        return;
-    };
-    if original.len() != 185_176 {
-        return;
-    }
+    let original = std::fs::read(LIBJAVA).expect("the recorded libjava.so");
+    assert_eq!(original.len(), 185_176, "not the recorded libjava.so");
     let full = Elf::parse(&original).unwrap();
     let extract = extract();
     assert_eq!(full.functions, extract.functions);
@@ -149,7 +145,7 @@ fn first_named(stack: &Stack, name: &impl Fn(u64) -> NativeFrame) -> usize {
 /// The call stack of the heap packet with timestamp `tstamp`, and its time since the run start.
 fn heap_packet<S: experiment::Source>(exp: &Experiment<S>, tstamp: u64) -> (Stack, u64) {
     let start = exp.log().run_start().unwrap();
-    let file = exp.data("heaptrace").unwrap();
+    let file = exp.data("heaptrace").unwrap().unwrap();
     let p = file
         .packets()
         .map(|p| p.unwrap())

@@ -227,16 +227,19 @@ fn jni_frames_need_the_archived_symbols() {
 /// the JVM) and `heap` (999 heap + 7 clock packets), with symbols from the installed
 /// libraries since their archives were deleted. Too big to commit (about 2 MB each).
 #[test]
+#[ignore = "needs the shared Java corpus (/work/shared/fixtures/experiment-java or $EXPERIMENT_JAVA_CORPUS) and the recording JDK's libjava.so (185 176 bytes); run with --ignored where both exist"]
 fn shared_java_corpus_matches_where_present() {
     let corpus = std::env::var_os("EXPERIMENT_JAVA_CORPUS").map_or_else(
         || "/work/shared/fixtures/experiment-java".into(),
         std::path::PathBuf::from,
     );
     let libjava = std::fs::metadata("/usr/lib/jvm/java-17-openjdk-amd64/lib/libjava.so");
-    if !corpus.is_dir() || libjava.map(|m| m.len()).ok() != Some(185_176) {
-        eprintln!("skipped: no Java corpus or not the recording JDK");
-        return;
-    }
+    assert!(corpus.is_dir(), "no Java corpus at {}", corpus.display());
+    assert_eq!(
+        libjava.map(|m| m.len()).ok(),
+        Some(185_176),
+        "not the recording JDK's libjava.so"
+    );
     for (case, packets) in [("cpu", 561), ("heap", 1006)] {
         let want = reference_in(&corpus.join(case));
         let got = ours_in(&corpus.join(case).join("test.1.er"), false);

@@ -185,7 +185,7 @@ fn descendant_events_and_lineage() {
 #[test]
 fn typed_views_decode_every_kind() {
     let heap = open("heap");
-    let file = heap.data("heaptrace").unwrap();
+    let file = heap.data("heaptrace").unwrap().unwrap();
     let mut types = std::collections::BTreeMap::new();
     for p in file.packets() {
         let TypedPacket::Heap(h) = p.unwrap().typed().unwrap() else {
@@ -203,7 +203,7 @@ fn typed_views_decode_every_kind() {
 
     let io = open("iotrace");
     let mut names = Vec::new();
-    for p in io.data("iotrace").unwrap().packets() {
+    for p in io.data("iotrace").unwrap().unwrap().packets() {
         let TypedPacket::Io(p) = p.unwrap().typed().unwrap() else {
             panic!("not io")
         };
@@ -215,7 +215,7 @@ fn typed_views_decode_every_kind() {
     assert!(names.contains(&"/nonexistent/x".to_owned()));
 
     let clock = open("clock_basic");
-    for p in clock.data("profile").unwrap().packets() {
+    for p in clock.data("profile").unwrap().unwrap().packets() {
         let TypedPacket::Clock(c) = p.unwrap().typed().unwrap() else {
             panic!("not clock")
         };
@@ -227,7 +227,7 @@ fn typed_views_decode_every_kind() {
 
     let sync = open("sync_all");
     let mut total = 0;
-    for p in sync.data("synctrace").unwrap().packets() {
+    for p in sync.data("synctrace").unwrap().unwrap().packets() {
         let TypedPacket::Sync(s) = p.unwrap().typed().unwrap() else {
             panic!("not sync")
         };
@@ -256,7 +256,7 @@ fn every_frame_info_hashes_to_its_uid() {
 #[test]
 fn pcs_resolve_to_load_objects() {
     let exp = open("clock_basic");
-    let file = exp.data("profile").unwrap();
+    let file = exp.data("profile").unwrap().unwrap();
     let p = file.packets().next().unwrap().unwrap();
     let c = *p.typed().unwrap().common();
     let stack = exp.stack(c.frinfo).unwrap().unwrap();
@@ -348,7 +348,7 @@ fn archive_names_map_back_to_load_objects() {
         let obj = load_object(exp.map(), &archives[0]).unwrap();
         assert_eq!(obj, format!("/tmp/gprofng-corpus/{case}/prog"));
         // archive.log names the same copy.
-        let log = String::from_utf8(exp.file("archive.log").unwrap().to_vec()).unwrap();
+        let log = String::from_utf8(exp.file("archive.log").unwrap().unwrap().to_vec()).unwrap();
         let copies = experiment::archives::parse_log(&log);
         if case == "descendants" {
             // Its founder's log lists no copies (the descendants' logs do).
@@ -373,8 +373,8 @@ fn archive_names_map_back_to_load_objects() {
 #[test]
 fn empty_experiment_and_missing_files() {
     let exp = open("tiny");
-    assert_eq!(exp.data("profile").unwrap().packets().count(), 0);
-    assert!(exp.data("heaptrace").is_none());
+    assert_eq!(exp.data("profile").unwrap().unwrap().packets().count(), 0);
+    assert!(exp.data("heaptrace").unwrap().is_none());
     assert!(exp.frameinfo().infos().is_empty());
     assert!(!exp.incomplete());
     let e = Experiment::open(MemorySource::new().with("map.xml", "")).unwrap_err();
@@ -396,13 +396,17 @@ fn killed_target_is_incomplete() {
         .with("heaptrace", heap[..1000].to_vec());
     let exp = Experiment::open(src).unwrap();
     assert!(exp.incomplete());
-    let file = exp.data("heaptrace").unwrap();
+    let file = exp.data("heaptrace").unwrap().unwrap();
     let got: Vec<_> = file.packets().collect();
     assert!(got[..got.len() - 1].iter().all(Result::is_ok));
-    assert!(matches!(
-        got.last(),
-        Some(Err(experiment::Error::Truncated { .. }))
-    ));
+    let last = got.last().unwrap().as_ref().unwrap_err();
+    assert!(last.is_truncated(), "{last}");
+    assert_eq!(last.file(), Some("heaptrace"));
+    assert!(
+        last.to_string()
+            .starts_with("heaptrace: packet: expected 80 bytes at byte offset 960"),
+        "{last}"
+    );
 }
 
 #[test]
@@ -425,7 +429,7 @@ fn java_dynamic_classes_are_listed_with_their_class_files() {
         ]
     );
     assert!(classes.iter().all(experiment::DynClass::is_class_file));
-    assert_eq!(exp.ifreq(), None);
+    assert_eq!(exp.ifreq().unwrap(), None);
 }
 
 #[test]
@@ -446,7 +450,7 @@ fn java_frames_resolve_through_jclasses() {
         "the Java fixture has compressed infos"
     );
     let (mut frames, mut named) = (0, 0);
-    let file = exp.data("heaptrace").unwrap();
+    let file = exp.data("heaptrace").unwrap().unwrap();
     for p in file.packets() {
         let c = *p.unwrap().typed().unwrap().common();
         let stack = exp.stack(c.frinfo).unwrap().unwrap();

@@ -418,7 +418,7 @@ fn big_endian_32_bit_experiment() {
         (exp.endian(), exp.word_size()),
         (Endian::Big, WordSize::W32)
     );
-    let file = exp.data("profile").unwrap();
+    let file = exp.data("profile").unwrap().unwrap();
     let mut packets: Vec<TypedPacket> = file
         .packets()
         .map(|p| p.unwrap().typed().unwrap())
@@ -445,7 +445,7 @@ fn big_endian_32_bit_experiment() {
 #[test]
 fn unknown_kinds_decode_to_named_fields() {
     let exp = Experiment::open(sparc_experiment()).unwrap();
-    let file = exp.data("newtrace").unwrap();
+    let file = exp.data("newtrace").unwrap().unwrap();
     let p = file.packets().next().unwrap().unwrap();
     assert_eq!(p.packet.get("WIDGETS").unwrap(), Some(Value::UInt(5)));
     assert_eq!(p.packet.get("RATIO").unwrap(), Some(Value::Double(0.5)));
@@ -554,7 +554,7 @@ fn notes_labels_and_collect_time_warnings() {
             "<event kind=\"cwarn\" id=\"210\">vfork</event><event kind=\"cerror\" id=\"9\"/>",
         );
     let exp = Experiment::open(src).unwrap();
-    assert_eq!(exp.notes(), ["first note", "second note"]);
+    assert_eq!(exp.notes().unwrap(), ["first note", "second note"]);
     let labels = exp.labels().unwrap();
     assert_eq!(labels[0][0], ("name".to_owned(), "phase1".to_owned()));
     let w = exp.collect_warnings().unwrap().messages();
@@ -599,7 +599,7 @@ fn sun_studio_12_clock_packets_count_every_microstate() {
         .with("log.xml", log)
         .with("profile", block(e, packet(e, 1, &w.b)));
     let exp = Experiment::open(src).unwrap();
-    let file = exp.data("profile").unwrap();
+    let file = exp.data("profile").unwrap().unwrap();
     let p = file.packets().next().unwrap().unwrap();
     let TypedPacket::Clock(c) = p.typed().unwrap() else {
         panic!("not a clock packet")
@@ -625,12 +625,14 @@ fn sun_studio_12_clock_packets_count_every_microstate() {
 fn ifreq_text_and_endless_jdynclasses_directories() {
     let src = experiment::FnSource::new(
         |path: &str| match path {
-            "log.xml" => Some(bytes::Bytes::from_static(b"<experiment version=\"12.4\"/>")),
-            "ifreq" => Some(bytes::Bytes::from_static(
+            "log.xml" => Ok(Some(bytes::Bytes::from_static(
+                b"<experiment version=\"12.4\"/>",
+            ))),
+            "ifreq" => Ok(Some(bytes::Bytes::from_static(
                 b"Instruction frequency data\n  1 add\n",
-            )),
-            p if p.ends_with(".class") => Some(bytes::Bytes::from_static(b"\xCA\xFE\xBA\xBE")),
-            _ => None,
+            ))),
+            p if p.ends_with(".class") => Ok(Some(bytes::Bytes::from_static(b"\xCA\xFE\xBA\xBE"))),
+            _ => Ok(None),
         },
         |dir: &str| {
             if dir.starts_with("jdynclasses") {
@@ -647,7 +649,7 @@ fn ifreq_text_and_endless_jdynclasses_directories() {
     );
     let exp = Experiment::open(src).unwrap();
     assert_eq!(
-        exp.ifreq().as_deref(),
+        exp.ifreq().unwrap().as_deref(),
         Some("Instruction frequency data\n  1 add\n")
     );
     let classes = exp.jdynclasses();
@@ -691,7 +693,7 @@ fn hardware_counter_profiles_and_packets() {
         ),
         (1, "insts", 2_000_003)
     );
-    let file = exp.data("hwcounters").unwrap();
+    let file = exp.data("hwcounters").unwrap().unwrap();
     let p = file.packets().next().unwrap().unwrap();
     let TypedPacket::Hwc(h) = p.typed().unwrap() else {
         panic!()

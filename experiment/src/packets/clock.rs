@@ -5,10 +5,10 @@
 use super::{Common, K_MSTATE, K_NTICK, K_UCPU, Layout, RawPacket, opt};
 use crate::cursor::Endian;
 use crate::error::Result;
-use serde::{Deserialize, Serialize};
 
 /// Thread microstates (`LMS_*`), the values of `MSTATE`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum MicroState {
     /// 0 `USER`.
     User,
@@ -84,7 +84,8 @@ impl MicroState {
 pub const SOLARIS_MICROSTATES: usize = 10;
 
 /// A clock profiling tick.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ClockPacket {
     /// Common fields.
     pub common: Common,

@@ -4,10 +4,10 @@
 use super::{Common, K_HOVADDR, K_HSIZE, K_HTYPE, K_HVADDR, Layout, RawPacket, opt};
 use crate::cursor::Endian;
 use crate::error::Result;
-use serde::{Deserialize, Serialize};
 
 /// `Heap_type`: what the traced call did.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum HeapType {
     /// 0 `MALLOC` (also calloc, memalign, valloc).
     Malloc,
@@ -38,7 +38,8 @@ impl HeapType {
 }
 
 /// A heap tracing event.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct HeapPacket {
     /// Common fields.
     pub common: Common,

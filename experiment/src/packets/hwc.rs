@@ -6,10 +6,10 @@ use super::{
 };
 use crate::cursor::Endian;
 use crate::error::Result;
-use serde::{Deserialize, Serialize};
 
 /// A hardware counter overflow.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct HwcPacket {
     /// Common fields.
     pub common: Common,

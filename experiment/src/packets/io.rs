@@ -6,10 +6,10 @@ use super::{
 };
 use crate::cursor::Endian;
 use crate::error::Result;
-use serde::{Deserialize, Serialize};
 
 /// `IOTrace_type`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum IoType {
     /// 0 `READ`.
     Read,
@@ -56,7 +56,8 @@ impl IoType {
 }
 
 /// An I/O call.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct IoPacket {
     /// Common fields (`tstamp` = call end).
     pub common: Common,

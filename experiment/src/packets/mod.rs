@@ -21,7 +21,6 @@ pub use sync::SyncPacket;
 use crate::cursor::{Endian, get_u16, get_u32, get_u64};
 use crate::error::{Error, Result};
 use crate::log::{FieldDescriptor, FieldType, PacketDescriptor};
-use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 
 /// `EMPTY_PCKT`: padding up to the end of a block.
@@ -63,8 +62,10 @@ pub const PACKET_ALIGNMENT: usize = 4;
 pub const PROFILE_BUFFER_CHUNK: usize = 16384;
 
 /// The data kinds with typed views.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+#[non_exhaustive]
 pub enum DataKind {
     /// Clock profiling (`OPROF_PCKT`, old `PROF_PCKT`).
     Clock,
@@ -158,6 +159,17 @@ impl<'a> Iterator for Packets<'a> {
                 get_u16(self.data, pos + 2, self.endian),
             ) else {
                 self.done = true;
+                // A file cut 1–3 bytes into a packet header: say so, a reader must not take
+                // the file for complete.
+                let left = self.data.len().saturating_sub(pos);
+                if left > 0 {
+                    return Some(Err(Error::Truncated {
+                        what: "packet header",
+                        offset: pos as u64,
+                        needed: 4,
+                        available: left as u64,
+                    }));
+                }
                 return None;
             };
             let tsize = usize::from(tsize);
@@ -198,8 +210,9 @@ impl<'a> Iterator for Packets<'a> {
 }
 
 /// A decoded field value.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(untagged)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(untagged))]
 pub enum Value {
     /// `INT32`/`INT64`.
     Int(i64),
@@ -309,7 +322,8 @@ impl<'a> Packet<'a> {
 }
 
 /// An owned, fully decoded packet: its fields by log.xml name.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Record {
     /// Byte offset in the data file.
     pub offset: u64,
@@ -550,7 +564,8 @@ impl Layout {
 }
 
 /// The fields of `Common_packet` every data packet carries.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Common {
     /// `LWPID` (raw id).
     pub lwp_id: u64,
@@ -565,8 +580,10 @@ pub struct Common {
 }
 
 /// A typed view of any data packet.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(tag = "kind", rename_all = "snake_case"))]
+#[non_exhaustive]
 pub enum TypedPacket {
     /// Clock profiling.
     Clock(ClockPacket),

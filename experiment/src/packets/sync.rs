@@ -3,10 +3,10 @@
 use super::{Common, K_SOBJ, K_SRQST, Layout, RawPacket, opt};
 use crate::cursor::Endian;
 use crate::error::Result;
-use serde::{Deserialize, Serialize};
 
 /// A synchronization wait that lasted at least the threshold.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct SyncPacket {
     /// Common fields (`tstamp` = when the wait ended).
     pub common: Common,

@@ -1,0 +1,601 @@
+//! Function profiles and folded stacks: per function, the exclusive and inclusive metrics
+//! gprofng's `-functions` shows by default for each data kind, with its `<Total>` row and its
+//! order; and `frame;frame;frame value` lines for flame-graph tools (gprofng
+//! `DbeView::get_hist_data`, `MetricList` defaults per data type).
+//!
+//! A function's exclusive value is what packets whose stack ends in it carry; its inclusive
+//! value what packets whose stack contains it carry, counted once per packet however often the
+//! function recurs in the stack. `<Total>` is the sum over all packets (also those without a
+//! stack).
+
+use crate::experiment::Experiment;
+use crate::packets::{DataKind, HeapPacket, HeapType, IoType, TypedPacket};
+use crate::source::Source;
+use crate::stacks::{FunctionId, StackId, Symbolizer, TOTAL};
+use crate::summary::heap_leaks;
+use std::collections::HashMap;
+
+/// A metric gprofng computes per packet (names as gprofng's metric list spells them).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
+pub enum Metric {
+    /// `totalcpu`: CPU time of clock profiling ticks.
+    TotalCpu,
+    /// `heapleakbytes`: bytes allocated and never freed.
+    HeapLeakBytes,
+    /// `heapleakcnt`: allocations never freed.
+    HeapLeakCnt,
+    /// `heapallocbytes`: bytes allocated.
+    HeapAllocBytes,
+    /// `heapalloccnt`: allocations.
+    HeapAllocCnt,
+    /// `sync`: synchronization wait time.
+    Sync,
+    /// `syncn`: synchronization waits.
+    SyncN,
+    /// `ioreadtime`.
+    IoReadTime,
+    /// `iowritetime`.
+    IoWriteTime,
+    /// `ioothertime` (open, close, other I/O).
+    IoOtherTime,
+    /// `ioerrortime` (failed operations).
+    IoErrorTime,
+    /// `ioreadbytes`.
+    IoReadBytes,
+    /// `iowritebytes`.
+    IoWriteBytes,
+    /// `ioreadcnt`.
+    IoReadCnt,
+    /// `iowritecnt`.
+    IoWriteCnt,
+    /// `ioothercnt`.
+    IoOtherCnt,
+    /// `ioerrorcnt`.
+    IoErrorCnt,
+}
+
+/// Number of [`Metric`]s.
+const METRICS: usize = 17;
+
+impl Metric {
+    /// Every metric, in index order.
+    pub const ALL: [Metric; METRICS] = [
+        Metric::TotalCpu,
+        Metric::HeapLeakBytes,
+        Metric::HeapLeakCnt,
+        Metric::HeapAllocBytes,
+        Metric::HeapAllocCnt,
+        Metric::Sync,
+        Metric::SyncN,
+        Metric::IoReadTime,
+        Metric::IoWriteTime,
+        Metric::IoOtherTime,
+        Metric::IoErrorTime,
+        Metric::IoReadBytes,
+        Metric::IoWriteBytes,
+        Metric::IoReadCnt,
+        Metric::IoWriteCnt,
+        Metric::IoOtherCnt,
+        Metric::IoErrorCnt,
+    ];
+
+    /// gprofng's name (`totalcpu`, `heapleakbytes`, …).
+    pub fn name(self) -> &'static str {
+        match self {
+            Metric::TotalCpu => "totalcpu",
+            Metric::HeapLeakBytes => "heapleakbytes",
+            Metric::HeapLeakCnt => "heapleakcnt",
+            Metric::HeapAllocBytes => "heapallocbytes",
+            Metric::HeapAllocCnt => "heapalloccnt",
+            Metric::Sync => "sync",
+            Metric::SyncN => "syncn",
+            Metric::IoReadTime => "ioreadtime",
+            Metric::IoWriteTime => "iowritetime",
+            Metric::IoOtherTime => "ioothertime",
+            Metric::IoErrorTime => "ioerrortime",
+            Metric::IoReadBytes => "ioreadbytes",
+            Metric::IoWriteBytes => "iowritebytes",
+            Metric::IoReadCnt => "ioreadcnt",
+            Metric::IoWriteCnt => "iowritecnt",
+            Metric::IoOtherCnt => "ioothercnt",
+            Metric::IoErrorCnt => "ioerrorcnt",
+        }
+    }
+
+    /// The metric named `name` by gprofng.
+    pub fn from_name(name: &str) -> Option<Metric> {
+        Metric::ALL.into_iter().find(|m| m.name() == name)
+    }
+
+    /// True for times (kept in nanoseconds, shown by gprofng in seconds).
+    pub fn is_time(self) -> bool {
+        matches!(
+            self,
+            Metric::TotalCpu
+                | Metric::Sync
+                | Metric::IoReadTime
+                | Metric::IoWriteTime
+                | Metric::IoOtherTime
+                | Metric::IoErrorTime
+        )
+    }
+
+    /// The data kind the metric belongs to.
+    pub fn kind(self) -> DataKind {
+        match self {
+            Metric::TotalCpu => DataKind::Clock,
+            Metric::HeapLeakBytes
+            | Metric::HeapLeakCnt
+            | Metric::HeapAllocBytes
+            | Metric::HeapAllocCnt => DataKind::Heap,
+            Metric::Sync | Metric::SyncN => DataKind::Sync,
+            _ => DataKind::Io,
+        }
+    }
+
+    fn index(self) -> usize {
+        Metric::ALL.iter().position(|&m| m == self).unwrap_or(0)
+    }
+}
+
+/// Exclusive or inclusive.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum Flavor {
+    /// `e.`: packets whose stack ends in the function.
+    Exclusive,
+    /// `i.`: packets whose stack contains the function.
+    Inclusive,
+}
+
+/// One column of gprofng's function list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Column {
+    /// Exclusive or inclusive.
+    pub flavor: Flavor,
+    /// The metric.
+    pub metric: Metric,
+}
+
+impl Column {
+    /// gprofng's key: `e.totalcpu`, `i.heapleakbytes`, …
+    pub fn key(self) -> String {
+        let f = match self.flavor {
+            Flavor::Exclusive => "e",
+            Flavor::Inclusive => "i",
+        };
+        format!("{f}.{}", self.metric.name())
+    }
+
+    const fn incl(metric: Metric) -> Column {
+        Column {
+            flavor: Flavor::Inclusive,
+            metric,
+        }
+    }
+}
+
+/// The columns gprofng's `-functions` shows by default for data kind `kind`, in its order.
+pub fn default_columns(kind: DataKind) -> Vec<Column> {
+    match kind {
+        DataKind::Clock => vec![
+            Column {
+                flavor: Flavor::Exclusive,
+                metric: Metric::TotalCpu,
+            },
+            Column::incl(Metric::TotalCpu),
+        ],
+        DataKind::Heap => vec![
+            Column::incl(Metric::HeapLeakBytes),
+            Column::incl(Metric::HeapLeakCnt),
+            Column::incl(Metric::HeapAllocBytes),
+            Column::incl(Metric::HeapAllocCnt),
+        ],
+        DataKind::Sync => vec![Column::incl(Metric::Sync), Column::incl(Metric::SyncN)],
+        DataKind::Io => vec![
+            Column::incl(Metric::IoReadTime),
+            Column::incl(Metric::IoWriteTime),
+            Column::incl(Metric::IoOtherTime),
+            Column::incl(Metric::IoErrorTime),
+        ],
+        _ => Vec::new(),
+    }
+}
+
+/// Per-packet metric values of every stack, accumulated over an experiment's packets.
+#[derive(Debug)]
+pub struct Profile<'e, S> {
+    /// The symbolizer that named the stacks (its functions and frames).
+    pub symbols: Symbolizer<'e, S>,
+    /// Raw values (ns for times) per stack id.
+    values: Vec<[u64; METRICS]>,
+    /// Totals over all packets.
+    total: [u64; METRICS],
+    /// The data kinds seen, in gprofng's column order.
+    kinds: Vec<DataKind>,
+    /// Packets that could not be decoded (also counted in the experiment's truncations).
+    pub bad_packets: u64,
+}
+
+/// One row of a function list.
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct Row {
+    /// gprofng's name (`<Total>` for the first row).
+    pub name: String,
+    /// Raw values per column (times in ns, counts and bytes as they are).
+    pub values: Vec<u64>,
+}
+
+/// The order gprofng lists data kinds' columns in when several were recorded.
+const KIND_ORDER: [DataKind; 4] = [
+    DataKind::Heap,
+    DataKind::Sync,
+    DataKind::Io,
+    DataKind::Clock,
+];
+
+impl<'e, S: Source> Profile<'e, S> {
+    /// Reads every packet of every data file of `exp` whose kind passes `only` (all kinds for
+    /// `None`), naming stacks with `symbols`. Packets that cannot be read are counted in
+    /// [`Profile::bad_packets`] and skipped; where files were cut is in
+    /// [`Experiment::truncations`].
+    pub fn collect(
+        exp: &'e Experiment<S>,
+        mut symbols: Symbolizer<'e, S>,
+        only: Option<DataKind>,
+    ) -> crate::Result<Self> {
+        let ptimer_ns = exp
+            .log()
+            .profile("profile")
+            .and_then(|p| p.attribute("ptimer"))
+            .and_then(|v| v.trim().parse::<u64>().ok())
+            .unwrap_or(10_000)
+            .saturating_mul(1000);
+        let mut values: Vec<[u64; METRICS]> = Vec::new();
+        let mut total = [0u64; METRICS];
+        // The kinds log.xml says were recorded show their columns even without packets.
+        let mut seen: Vec<DataKind> = Vec::new();
+        for f in exp.log().data_files() {
+            for d in exp.log().descriptors_for_file(&f) {
+                let k = DataKind::from_packet_type(d.kind);
+                if !seen.contains(&k) && only.is_none_or(|o| o == k) {
+                    seen.push(k);
+                }
+            }
+        }
+        let mut heap: Vec<(StackId, HeapPacket)> = Vec::new();
+        let mut bad = 0;
+        for file in exp.data_files()? {
+            for p in file.packets() {
+                let Ok(p) = p else {
+                    bad += 1;
+                    continue;
+                };
+                let kind = p.kind();
+                if only.is_some_and(|k| k != kind) || !KIND_ORDER.contains(&kind) {
+                    continue;
+                }
+                let Ok(t) = p.typed() else {
+                    bad += 1;
+                    continue;
+                };
+                if !seen.contains(&kind) {
+                    seen.push(kind);
+                }
+                let c = *t.common();
+                let id = symbols.stack(c.frinfo, c.tstamp);
+                let slot = id.0 as usize;
+                if values.len() <= slot {
+                    values.resize(slot + 1, [0; METRICS]);
+                }
+                let mut add = |m: Metric, v: u64| {
+                    let i = m.index();
+                    if let Some(row) = values.get_mut(slot) {
+                        if let Some(x) = row.get_mut(i) {
+                            *x = x.wrapping_add(v);
+                        }
+                    }
+                    if let Some(x) = total.get_mut(i) {
+                        *x = x.wrapping_add(v);
+                    }
+                };
+                match t {
+                    TypedPacket::Clock(ck) => {
+                        let ticks: u64 = ck.ticks().map(|(_, n)| u64::from(n)).sum();
+                        add(Metric::TotalCpu, ticks.saturating_mul(ptimer_ns));
+                    }
+                    TypedPacket::Heap(h) => heap.push((id, h)),
+                    TypedPacket::Sync(y) => {
+                        add(Metric::Sync, y.wait_ns());
+                        add(Metric::SyncN, 1);
+                    }
+                    TypedPacket::Io(io) => {
+                        let time = io.common.tstamp.saturating_sub(io.request);
+                        let (t, n, b) = match io.io_type {
+                            IoType::Read => (
+                                Metric::IoReadTime,
+                                Metric::IoReadCnt,
+                                Some(Metric::IoReadBytes),
+                            ),
+                            IoType::Write => (
+                                Metric::IoWriteTime,
+                                Metric::IoWriteCnt,
+                                Some(Metric::IoWriteBytes),
+                            ),
+                            IoType::Open | IoType::Close | IoType::OtherIo => {
+                                (Metric::IoOtherTime, Metric::IoOtherCnt, None)
+                            }
+                            _ => (Metric::IoErrorTime, Metric::IoErrorCnt, None),
+                        };
+                        add(t, time);
+                        add(n, 1);
+                        if let Some(b) = b {
+                            add(b, io.nbytes);
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+        // Leaks need every heap event in time order first.
+        let packets: Vec<HeapPacket> = heap.iter().map(|(_, h)| *h).collect();
+        let leaks = heap_leaks(&packets);
+        for ((id, h), leaked) in heap.iter().zip(leaks) {
+            let slot = id.0 as usize;
+            if values.len() <= slot {
+                values.resize(slot + 1, [0; METRICS]);
+            }
+            let mut adds: Vec<(Metric, u64)> = Vec::with_capacity(4);
+            if matches!(
+                h.htype,
+                HeapType::Malloc | HeapType::Realloc | HeapType::Mmap
+            ) {
+                adds.push((Metric::HeapAllocCnt, 1));
+                adds.push((Metric::HeapAllocBytes, h.size));
+                if leaked > 0 {
+                    adds.push((Metric::HeapLeakCnt, 1));
+                    adds.push((Metric::HeapLeakBytes, leaked));
+                }
+            }
+            for (m, v) in adds {
+                let i = m.index();
+                if let Some(x) = values.get_mut(slot).and_then(|r| r.get_mut(i)) {
+                    *x = x.wrapping_add(v);
+                }
+                if let Some(x) = total.get_mut(i) {
+                    *x = x.wrapping_add(v);
+                }
+            }
+        }
+        let kinds = KIND_ORDER
+            .into_iter()
+            .filter(|k| seen.contains(k) || only == Some(*k))
+            .collect();
+        // Stacks named but never charged (a kind filtered out) still list their functions.
+        values.resize(symbols.stack_count(), [0; METRICS]);
+        Ok(Profile {
+            symbols,
+            values,
+            total,
+            kinds,
+            bad_packets: bad,
+        })
+    }
+
+    /// The data kinds the profile has packets of (or was asked for), in gprofng's column order.
+    pub fn kinds(&self) -> &[DataKind] {
+        &self.kinds
+    }
+
+    /// Per function (by gprofng's name), the exclusive and inclusive values of every metric,
+    /// and the totals: what [`FunctionTable::rows`] lists. Tables of several experiments
+    /// (a founder and its descendants) [merge](FunctionTable::merge) like gprofng merges them.
+    pub fn function_table(&self) -> FunctionTable {
+        let mut table = FunctionTable {
+            total: self.total,
+            kinds: self.kinds.clone(),
+            ..FunctionTable::default()
+        };
+        let mut excl: HashMap<FunctionId, [u64; METRICS]> = HashMap::new();
+        let mut incl: HashMap<FunctionId, [u64; METRICS]> = HashMap::new();
+        let mut distinct: Vec<FunctionId> = Vec::new();
+        for (i, v) in self.values.iter().enumerate() {
+            // Stacks only frees and unmaps used carry no metric: gprofng lists none of their
+            // functions.
+            if v.iter().all(|&x| x == 0) {
+                continue;
+            }
+            let frames = self
+                .symbols
+                .frames(StackId(u32::try_from(i).unwrap_or(u32::MAX)));
+            if let Some(leaf) = frames.last() {
+                add_into(excl.entry(leaf.function).or_insert([0; METRICS]), v);
+            }
+            distinct.clear();
+            distinct.extend(frames.iter().map(|f| f.function));
+            distinct.sort_unstable();
+            distinct.dedup();
+            for &f in &distinct {
+                add_into(incl.entry(f).or_insert([0; METRICS]), v);
+            }
+        }
+        for (f, i) in incl {
+            // Keyed by name, plus the signature of Java methods (see `Function::signature`).
+            let name = self
+                .symbols
+                .function(f)
+                .map(|x| match &x.signature {
+                    Some(sig) => format!("{}\0{sig}", x.name),
+                    None => x.name.clone(),
+                })
+                .unwrap_or_default();
+            let e = excl.get(&f).copied().unwrap_or([0; METRICS]);
+            let slot = table
+                .functions
+                .entry(name)
+                .or_insert(([0; METRICS], [0; METRICS]));
+            add_into(&mut slot.0, &e);
+            add_into(&mut slot.1, &i);
+        }
+        table
+    }
+
+    /// Folded stacks for `metric`: one `(frames root first joined by ';', value)` per distinct
+    /// stack with a non-zero value, in first-seen order; a stack without frames is `<Total>`
+    /// alone. Values are raw (ns for times).
+    pub fn folded(&self, metric: Metric) -> Vec<(String, u64)> {
+        let i = metric.index();
+        let mut out: Vec<(String, u64)> = Vec::new();
+        let mut index: HashMap<String, usize> = HashMap::new();
+        for (s, v) in self.values.iter().enumerate() {
+            let value = v.get(i).copied().unwrap_or(0);
+            if value == 0 {
+                continue;
+            }
+            let frames = self
+                .symbols
+                .frames(StackId(u32::try_from(s).unwrap_or(u32::MAX)));
+            let mut line = String::new();
+            for f in frames {
+                if !line.is_empty() {
+                    line.push(';');
+                }
+                if let Some(func) = self.symbols.function(f.function) {
+                    // `;` separates frames: keep it out of names.
+                    line.push_str(&func.name.replace(';', ":"));
+                }
+            }
+            if line.is_empty() {
+                line.push_str(TOTAL);
+            }
+            // Distinct stacks can share names (two PCs of one function at the leaf).
+            match index.get(&line) {
+                Some(&at) => {
+                    if let Some(e) = out.get_mut(at) {
+                        e.1 = e.1.wrapping_add(value);
+                    }
+                }
+                None => {
+                    index.insert(line.clone(), out.len());
+                    out.push((line, value));
+                }
+            }
+        }
+        out
+    }
+
+    /// The total of `metric` over all packets.
+    pub fn total(&self, metric: Metric) -> u64 {
+        self.total.get(metric.index()).copied().unwrap_or(0)
+    }
+}
+
+/// Per-function values of one or more experiments (see [`Profile::function_table`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct FunctionTable {
+    /// Name (`name\0signature` for Java methods) → (exclusive, inclusive) raw values per
+    /// metric.
+    functions: HashMap<String, ([u64; METRICS], [u64; METRICS])>,
+    total: [u64; METRICS],
+    kinds: Vec<DataKind>,
+}
+
+impl FunctionTable {
+    /// Adds `other` (another experiment of the same run): functions of the same name add up,
+    /// as do the totals.
+    pub fn merge(&mut self, other: FunctionTable) {
+        for (name, (e, i)) in other.functions {
+            let slot = self
+                .functions
+                .entry(name)
+                .or_insert(([0; METRICS], [0; METRICS]));
+            add_into(&mut slot.0, &e);
+            add_into(&mut slot.1, &i);
+        }
+        add_into(&mut self.total, &other.total);
+        for k in other.kinds {
+            if !self.kinds.contains(&k) {
+                self.kinds.push(k);
+            }
+        }
+        self.kinds = KIND_ORDER
+            .into_iter()
+            .filter(|k| self.kinds.contains(k))
+            .collect();
+    }
+
+    /// The data kinds, in gprofng's column order.
+    pub fn kinds(&self) -> &[DataKind] {
+        &self.kinds
+    }
+
+    /// gprofng's default columns for the kinds of this table.
+    pub fn default_columns(&self) -> Vec<Column> {
+        self.kinds
+            .iter()
+            .flat_map(|&k| default_columns(k))
+            .collect()
+    }
+
+    /// The column gprofng sorts by default: exclusive CPU time when there is clock data, else
+    /// the first column.
+    pub fn sort_column(columns: &[Column]) -> Option<Column> {
+        columns
+            .iter()
+            .copied()
+            .find(|c| c.metric == Metric::TotalCpu && c.flavor == Flavor::Exclusive)
+            .or_else(|| columns.first().copied())
+    }
+
+    /// The total of `metric` over all packets.
+    pub fn total(&self, metric: Metric) -> u64 {
+        self.total.get(metric.index()).copied().unwrap_or(0)
+    }
+
+    /// The function list: `<Total>` first, then every function of every stack, sorted by
+    /// `sort` (largest first), ties by name (byte order), as gprofng lists them.
+    pub fn rows(&self, columns: &[Column], sort: Option<Column>) -> Vec<Row> {
+        let pick = |v: Option<&([u64; METRICS], [u64; METRICS])>, c: &Column| -> u64 {
+            let i = c.metric.index();
+            let row = match (v, c.flavor) {
+                (None, _) => &self.total,
+                (Some(v), Flavor::Exclusive) => &v.0,
+                (Some(v), Flavor::Inclusive) => &v.1,
+            };
+            row.get(i).copied().unwrap_or(0)
+        };
+        let mut rows: Vec<(u64, Row)> = self
+            .functions
+            .iter()
+            .map(|(name, v)| {
+                let values = columns.iter().map(|c| pick(Some(v), c)).collect();
+                let key = sort.map_or(0, |c| pick(Some(v), &c));
+                (
+                    key,
+                    Row {
+                        name: name.split('\0').next().unwrap_or_default().to_owned(),
+                        values,
+                    },
+                )
+            })
+            .collect();
+        rows.sort_by(|(ka, a), (kb, b)| kb.cmp(ka).then_with(|| a.name.cmp(&b.name)));
+        let total = Row {
+            name: TOTAL.to_owned(),
+            values: columns.iter().map(|c| pick(None, c)).collect(),
+        };
+        std::iter::once(total)
+            .chain(rows.into_iter().map(|(_, r)| r))
+            .collect()
+    }
+}
+
+fn add_into(acc: &mut [u64; METRICS], v: &[u64; METRICS]) {
+    for (a, b) in acc.iter_mut().zip(v) {
+        *a = a.wrapping_add(*b);
+    }
+}

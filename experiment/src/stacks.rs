@@ -1,0 +1,569 @@
+//! Named call stacks: the frames of gprofng's user view for each packet, with gprofng's
+//! function names, load objects and offsets, interned so that a packet costs one id
+//! (gprofng `CallStack::add_stack`, `CallStackP::add_stack_java`, `LoadObject::find_function`,
+//! `JMethod::jni_match`; format notes §4–§5, §8).
+//!
+//! A [`Symbolizer`] names the PCs of an [`Experiment`]'s stacks through `map.xml` and the load
+//! objects' ELF symbols. The load objects come from the experiment's `archives/` (through its
+//! [`Source`]) or, for objects not archived, from a caller-supplied closure (the crate does no
+//! I/O): `|path| std::fs::read(path).ok().map(Into::into)` reads them where they were recorded.
+//!
+//! Names follow gprofng exactly where the inputs allow:
+//! * a native PC is named by the ELF function symbol containing it (`.symtab`, else `.dynsym`,
+//!   aliases folded to the shortest name); a PC between symbols by gprofng's hole filler
+//!   `<static>@0xLOW (<object>)`, `LOW` being the end of the function before the hole;
+//! * a PC no mapping covers is `<Unknown>`; generated code (vDSO, collector API functions,
+//!   JVM stubs) is named by its `map.xml` function;
+//! * a native stack the collector cut off starts with `<Truncated-stack>`;
+//! * Java stacks (Java experiments): `Class.method(argument types)` per frame, root first,
+//!   `<Truncated-stack>`, `<JVM-System>` for threads without a Java stack,
+//!   `<no Java callstack recorded>` for AsyncGetCallTrace errors, and the native frames of a
+//!   `Java_…` JNI function spliced under its `<Java native method>` frame.
+//!
+//! Inputs that disagree (PCs no mapping covers, load objects that cannot be read) still give
+//! frames; [`Symbolizer::warnings`] counts them.
+
+use crate::elf::Elf;
+use crate::experiment::Experiment;
+use crate::frameinfo::{JNI_MARKER, Stack, jni_match};
+use crate::jclasses::JClasses;
+use crate::log::Timestamp;
+use crate::map::{MapEvent, MapIndex};
+use crate::source::Source;
+use bytes::Bytes;
+use std::collections::HashMap;
+
+/// gprofng's name for a PC no load object covers.
+pub const UNKNOWN: &str = "<Unknown>";
+/// gprofng's root frame of a stack the collector cut off.
+pub const TRUNCATED_STACK: &str = "<Truncated-stack>";
+/// gprofng's frame for samples of JVM threads without a Java stack.
+pub const JVM_SYSTEM: &str = "<JVM-System>";
+/// gprofng's frame for a Java stack AsyncGetCallTrace could not walk.
+pub const NO_JAVA_CALLSTACK: &str = "<no Java callstack recorded>";
+/// gprofng's row of the whole experiment.
+pub const TOTAL: &str = "<Total>";
+
+/// What a frame is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+#[non_exhaustive]
+pub enum FrameKind {
+    /// Machine code of a load object or generated code.
+    Native,
+    /// A Java method (interpreted or compiled: the user view does not tell them apart).
+    Java,
+    /// A native frame spliced under a `<Java native method>` frame (the JNI function and
+    /// what it called).
+    Jni,
+    /// A frame gprofng makes up: `<Truncated-stack>`, `<JVM-System>`, `<Unknown>`, …
+    Pseudo,
+}
+
+/// Index of a function in [`Symbolizer::functions`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct FunctionId(pub u32);
+
+/// Index of an interned stack in a [`Symbolizer`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct StackId(pub u32);
+
+/// A function as gprofng lists it.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Function {
+    /// The name exactly as gprofng prints it.
+    pub name: String,
+    /// The load object (its path in map.xml), `None` for pseudo-functions and Java methods.
+    pub load_object: Option<String>,
+    /// The JVM signature of a Java method (`()Ljava/lang/Object;`): two methods whose names
+    /// print the same (a bridge method and the method it bridges) stay two functions.
+    pub signature: Option<String>,
+}
+
+/// One frame of a named stack.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Frame {
+    /// The function.
+    pub function: FunctionId,
+    /// Offset of the PC in the function (native), or the bci (Java).
+    pub offset: u64,
+    /// Source line, where the experiment has it (Java line numbers need the class files'
+    /// line tables, native ones DWARF: neither is read yet, so this is `None`).
+    pub line: Option<u32>,
+    /// What the frame is.
+    pub kind: FrameKind,
+}
+
+/// Counts of inputs that did not agree; frames were still produced.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Warnings {
+    /// Native PCs no mapping of map.xml covers (named `<Unknown>`).
+    pub unknown_pcs: u64,
+    /// Load objects whose ELF could not be had or read (their PCs are named
+    /// `<static>@0x0 (<object>)`).
+    pub unreadable_objects: u64,
+    /// Packets whose `FRINFO` has no frame packet in data.frameinfo (empty stacks).
+    pub missing_stacks: u64,
+    /// Stacks whose compressed links could not be resolved (empty stacks).
+    pub bad_stacks: u64,
+    /// Java frames whose method id jclasses does not know (named `<Unknown>`).
+    pub unknown_methods: u64,
+}
+
+type LoadFn<'e> = Box<dyn Fn(&str) -> Option<Bytes> + 'e>;
+
+/// Names the stacks of one experiment. See the module docs.
+pub struct Symbolizer<'e, S> {
+    exp: &'e Experiment<S>,
+    map: MapIndex<'e>,
+    /// Sorted times of the map events: two packets whose times fall between the same two
+    /// events see the same mappings (the stack cache is keyed by this epoch).
+    map_times: Vec<Timestamp>,
+    run_start: Timestamp,
+    java: bool,
+    jclasses: JClasses,
+    archived: HashMap<String, String>,
+    /// Reads `archives/NAME` of the founder, for a descendant (whose own directory has none).
+    founder_archives: Option<LoadFn<'e>>,
+    load: Option<LoadFn<'e>>,
+    objects: HashMap<String, Option<Elf>>,
+    functions: Vec<Function>,
+    function_ids: HashMap<Function, FunctionId>,
+    frames: Vec<Frame>,
+    stacks: Vec<std::ops::Range<u32>>,
+    stack_ids: HashMap<Vec<Frame>, StackId>,
+    by_frinfo: HashMap<(u64, u32), StackId>,
+    warnings: Warnings,
+    scratch: Vec<Frame>,
+}
+
+impl<S> std::fmt::Debug for Symbolizer<'_, S> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Symbolizer")
+            .field("functions", &self.functions.len())
+            .field("stacks", &self.stacks.len())
+            .field("warnings", &self.warnings)
+            .finish_non_exhaustive()
+    }
+}
+
+/// gprofng's name of a load object: its file name in angle brackets.
+pub fn object_name(path: &str) -> String {
+    format!("<{}>", path.rsplit('/').next().unwrap_or(path))
+}
+
+/// gprofng's name for a hole between function symbols (`LoadObject::find_function`): the hole
+/// starts at the end of the function before it (0 before the first). gprofng's quirk is kept:
+/// a hole just before the *last* function is named after that function's end.
+pub fn static_name(elf: Option<&Elf>, address: u64, object: &str) -> (String, u64) {
+    let funcs = elf.map(|e| e.functions.as_slice()).unwrap_or_default();
+    let left = funcs.partition_point(|f| f.address <= address);
+    let low = match (funcs.len().checked_sub(1), left) {
+        (None, _) | (Some(_), 0) => 0,
+        (Some(last), left) if left < last => funcs
+            .get(left - 1)
+            .map_or(0, |f| f.address.wrapping_add(f.size)),
+        (Some(last), _) => funcs
+            .get(last)
+            .map_or(0, |f| f.address.wrapping_add(f.size)),
+    };
+    (
+        format!("<static>@{low:#x} ({})", object_name(object)),
+        address.wrapping_sub(low),
+    )
+}
+
+/// A Java method as gprofng names it: `pkg.Class.method(type, type[])` from the JVM signature
+/// `(Ltype;[I)V` (`$` of nested classes kept).
+pub fn java_method_name(class: &str, method: &str, signature: &str) -> String {
+    let mut out = format!("{class}.{method}(");
+    let args = signature
+        .strip_prefix('(')
+        .and_then(|s| s.split(')').next())
+        .unwrap_or_default();
+    let mut b = args.bytes().peekable();
+    let mut first = true;
+    while b.peek().is_some() {
+        let mut dims = 0;
+        while b.peek() == Some(&b'[') {
+            dims += 1;
+            b.next();
+        }
+        let ty: String = match b.next() {
+            Some(b'L') => {
+                let name: Vec<u8> = b.by_ref().take_while(|&c| c != b';').collect();
+                String::from_utf8_lossy(&name).replace('/', ".")
+            }
+            Some(b'I') => "int".into(),
+            Some(b'J') => "long".into(),
+            Some(b'Z') => "boolean".into(),
+            Some(b'B') => "byte".into(),
+            Some(b'C') => "char".into(),
+            Some(b'S') => "short".into(),
+            Some(b'F') => "float".into(),
+            Some(b'D') => "double".into(),
+            Some(b'V') => "void".into(),
+            Some(c) => char::from(c).to_string(),
+            None => break,
+        };
+        if !first {
+            out.push_str(", ");
+        }
+        first = false;
+        out.push_str(&ty);
+        for _ in 0..dims {
+            out.push_str("[]");
+        }
+    }
+    out.push(')');
+    out
+}
+
+impl<'e, S: Source> Symbolizer<'e, S> {
+    /// A symbolizer reading load objects only from the experiment's `archives/`.
+    pub fn new(exp: &'e Experiment<S>) -> Self {
+        let mut archived = HashMap::new();
+        for a in exp.archives() {
+            if let Some(lo) = crate::archives::load_object(exp.map(), &a) {
+                archived.entry(lo.to_owned()).or_insert(a);
+            }
+        }
+        let mut map_times: Vec<Timestamp> = exp
+            .map()
+            .events
+            .iter()
+            .filter_map(|e| match e {
+                MapEvent::Segment(s) => Some(s.tstamp),
+                MapEvent::Function { tstamp, .. }
+                | MapEvent::Jcm { tstamp, .. }
+                | MapEvent::Unmap { tstamp, .. } => Some(*tstamp),
+                _ => None,
+            })
+            .collect();
+        map_times.sort_unstable();
+        map_times.dedup();
+        let java = exp.log().is_java();
+        let jclasses = if java {
+            exp.jclasses().ok().flatten().unwrap_or_default()
+        } else {
+            JClasses::default()
+        };
+        Symbolizer {
+            exp,
+            map: exp.map().index(),
+            map_times,
+            run_start: exp.log().run_start().unwrap_or(0),
+            java,
+            jclasses,
+            archived,
+            founder_archives: None,
+            load: None,
+            objects: HashMap::new(),
+            functions: Vec::new(),
+            function_ids: HashMap::new(),
+            frames: Vec::new(),
+            stacks: Vec::new(),
+            stack_ids: HashMap::new(),
+            by_frinfo: HashMap::new(),
+            warnings: Warnings::default(),
+            scratch: Vec::new(),
+        }
+    }
+
+    /// Also reads load objects that are not archived through `load` (given the path map.xml
+    /// records), e.g. from the file system where the experiment was recorded.
+    pub fn with_load_objects(mut self, load: impl Fn(&str) -> Option<Bytes> + 'e) -> Self {
+        self.load = Some(Box::new(load));
+        self
+    }
+
+    /// For a descendant experiment: reads load objects from the archives of `founder` (gprofng
+    /// looks for a descendant's archives in its founder's `archives/`).
+    pub fn with_founder_archives<F: Source>(mut self, founder: &'e Experiment<F>) -> Self {
+        for a in founder.archives() {
+            if let Some(lo) = crate::archives::load_object(self.exp.map(), &a) {
+                self.archived.entry(lo.to_owned()).or_insert(a);
+            }
+        }
+        self.founder_archives = Some(Box::new(move |name: &str| {
+            founder.file(&format!("archives/{name}")).ok().flatten()
+        }));
+        self
+    }
+
+    /// The functions named so far.
+    pub fn functions(&self) -> &[Function] {
+        &self.functions
+    }
+
+    /// Function `id`.
+    pub fn function(&self, id: FunctionId) -> Option<&Function> {
+        self.functions.get(id.0 as usize)
+    }
+
+    /// The frames of stack `id`, root first.
+    pub fn frames(&self, id: StackId) -> &[Frame] {
+        self.stacks
+            .get(id.0 as usize)
+            .and_then(|r| self.frames.get(r.start as usize..r.end as usize))
+            .unwrap_or_default()
+    }
+
+    /// Number of distinct stacks.
+    pub fn stack_count(&self) -> usize {
+        self.stacks.len()
+    }
+
+    /// What did not agree so far.
+    pub fn warnings(&self) -> &Warnings {
+        &self.warnings
+    }
+
+    /// The function named `name`, interned.
+    pub fn intern_function(&mut self, name: &str, load_object: Option<&str>) -> FunctionId {
+        self.intern(Function {
+            name: name.to_owned(),
+            load_object: load_object.map(str::to_owned),
+            signature: None,
+        })
+    }
+
+    fn intern(&mut self, f: Function) -> FunctionId {
+        if let Some(&id) = self.function_ids.get(&f) {
+            return id;
+        }
+        let id = FunctionId(u32::try_from(self.functions.len()).unwrap_or(u32::MAX));
+        self.functions.push(f.clone());
+        self.function_ids.insert(f, id);
+        id
+    }
+
+    fn pseudo(&mut self, name: &str) -> Frame {
+        Frame {
+            function: self.intern_function(name, None),
+            offset: 0,
+            line: None,
+            kind: FrameKind::Pseudo,
+        }
+    }
+
+    fn epoch(&self, rel: Timestamp) -> u32 {
+        u32::try_from(self.map_times.partition_point(|&t| t <= rel)).unwrap_or(u32::MAX)
+    }
+
+    /// The named stack of a packet with `FRINFO` `frinfo` recorded at absolute time `tstamp`.
+    /// Stacks are cached by (uid, map state): a packet whose stack was seen costs a lookup.
+    #[inline]
+    pub fn stack(&mut self, frinfo: u64, tstamp: Timestamp) -> StackId {
+        let rel = tstamp.saturating_sub(self.run_start);
+        let key = (frinfo, self.epoch(rel));
+        if let Some(&id) = self.by_frinfo.get(&key) {
+            return id;
+        }
+        let id = self.build(frinfo, rel);
+        self.by_frinfo.insert(key, id);
+        id
+    }
+
+    fn build(&mut self, frinfo: u64, rel: Timestamp) -> StackId {
+        let stack = match self.exp.frameinfo().stack(frinfo) {
+            Ok(Some(s)) => s,
+            Ok(None) => {
+                self.warnings.missing_stacks += 1;
+                Stack::default()
+            }
+            Err(_) => {
+                self.warnings.bad_stacks += 1;
+                Stack::default()
+            }
+        };
+        let mut frames = std::mem::take(&mut self.scratch);
+        frames.clear();
+        if self.java {
+            self.java_frames(&stack, rel, &mut frames);
+        } else {
+            if stack.native_truncated {
+                let t = self.pseudo(TRUNCATED_STACK);
+                frames.push(t);
+            }
+            for &pc in stack.native.iter().rev() {
+                let f = self.native(pc, rel, FrameKind::Native);
+                frames.push(f);
+            }
+        }
+        let id = self.intern_stack(&frames);
+        self.scratch = frames;
+        id
+    }
+
+    /// Interns a stack given root first.
+    pub fn intern_stack(&mut self, frames: &[Frame]) -> StackId {
+        if let Some(&id) = self.stack_ids.get(frames) {
+            return id;
+        }
+        let start = u32::try_from(self.frames.len()).unwrap_or(u32::MAX);
+        self.frames.extend_from_slice(frames);
+        let end = u32::try_from(self.frames.len()).unwrap_or(u32::MAX);
+        let id = StackId(u32::try_from(self.stacks.len()).unwrap_or(u32::MAX));
+        self.stacks.push(start..end);
+        self.stack_ids.insert(frames.to_vec(), id);
+        id
+    }
+
+    fn elf(&mut self, object: &str) -> Option<&Elf> {
+        if !self.objects.contains_key(object) {
+            let bytes = match self.archived.get(object) {
+                Some(a) => self
+                    .exp
+                    .file(&format!("archives/{a}"))
+                    .ok()
+                    .flatten()
+                    .or_else(|| self.founder_archives.as_ref().and_then(|f| f(a)))
+                    .filter(|b| !b.is_empty()),
+                None => None,
+            };
+            let bytes = bytes.or_else(|| self.load.as_ref().and_then(|l| l(object)));
+            let elf = bytes.and_then(|b| Elf::parse(&b).ok());
+            if elf.is_none() {
+                self.warnings.unreadable_objects += 1;
+            }
+            self.objects.insert(object.to_owned(), elf);
+        }
+        self.objects.get(object)?.as_ref()
+    }
+
+    /// Names native PC `pc` at relative time `rel`.
+    fn native(&mut self, pc: u64, rel: Timestamp, kind: FrameKind) -> Frame {
+        // The collector logs the mappings present at start a little after the first packets
+        // (their tstamps follow the first events); gprofng names those PCs all the same: a PC
+        // no mapping covers yet is looked up as of the first later mapping.
+        let resolved = match self.map.resolve(pc, rel) {
+            Some(r) => Some((r, rel)),
+            None => self
+                .map_times
+                .get(self.map_times.partition_point(|&t| t <= rel))
+                .and_then(|&later| Some((self.map.resolve(pc, later)?, later))),
+        };
+        let Some((r, rel)) = resolved else {
+            self.warnings.unknown_pcs += 1;
+            return Frame {
+                kind: FrameKind::Pseudo,
+                ..self.pseudo(UNKNOWN)
+            };
+        };
+        if r.generated {
+            let (name, offset) = (r.name.to_owned(), r.offset);
+            return Frame {
+                function: self.intern_function(&name, None),
+                offset,
+                line: None,
+                kind,
+            };
+        }
+        let object = r.name.to_owned();
+        let file_offset = r.offset;
+        let base = self.map.load_base(&object, rel);
+        let (name, offset) = {
+            let elf = self.elf(&object);
+            let address = match (elf, base) {
+                (Some(elf), Some(base)) => elf
+                    .load_address()
+                    .map(|first| pc.wrapping_sub(base).wrapping_add(first)),
+                (Some(elf), None) => elf.address_of_offset(file_offset),
+                (None, _) => None,
+            }
+            .unwrap_or(file_offset);
+            match elf.and_then(|e| e.function(address).map(|f| (e, f))) {
+                Some((e, f)) => (e.name(f).into_owned(), address - f.address),
+                None => static_name(elf, address, &object),
+            }
+        };
+        Frame {
+            function: self.intern_function(&name, Some(&object)),
+            offset,
+            line: None,
+            kind,
+        }
+    }
+
+    fn java_method(&mut self, method_id: u64) -> FunctionId {
+        let name = self.jclasses.method(method_id).map(|(c, m)| {
+            (
+                java_method_name(&crate::jclasses::class_name(&c.name), &m.name, &m.signature),
+                m.signature.clone(),
+            )
+        });
+        match name {
+            Some((name, signature)) => self.intern(Function {
+                name,
+                load_object: None,
+                signature: Some(signature),
+            }),
+            None => {
+                self.warnings.unknown_methods += 1;
+                self.intern_function(UNKNOWN, None)
+            }
+        }
+    }
+
+    /// gprofng's user view of a Java stack (see
+    /// [`Stack::user_view_frames_jni`](crate::frameinfo::Stack::user_view_frames_jni) for the
+    /// splice rule this mirrors frame by frame).
+    fn java_frames(&mut self, stack: &Stack, rel: Timestamp, out: &mut Vec<Frame>) {
+        if stack.java.is_empty() {
+            let f = self.pseudo(JVM_SYSTEM);
+            out.push(f);
+            return;
+        }
+        if stack.java_error().is_some() {
+            let f = self.pseudo(NO_JAVA_CALLSTACK);
+            out.push(f);
+            return;
+        }
+        if stack.java_truncated {
+            let f = self.pseudo(TRUNCATED_STACK);
+            out.push(f);
+        }
+        let mut next = stack.native.len();
+        for (depth, jf) in stack.java.iter().enumerate().rev() {
+            let function = self.java_method(jf.method_id);
+            out.push(Frame {
+                function,
+                offset: u64::try_from(jf.lineno).unwrap_or(0),
+                line: None,
+                kind: FrameKind::Java,
+            });
+            if jf.lineno != JNI_MARKER {
+                continue;
+            }
+            let leaf = depth == 0;
+            let method = self.jclasses.method_full_name(jf.method_id);
+            let mut found = false;
+            while let Some(i) = next.checked_sub(1) {
+                let pc = stack.native.get(i).copied().unwrap_or_default();
+                let frame = self.native(pc, rel, FrameKind::Jni);
+                let in_jvm = self.map.resolve(pc, rel).is_some_and(|r| r.in_jvm());
+                if !found {
+                    let fname = self
+                        .function(frame.function)
+                        .map(|f| f.name.clone())
+                        .unwrap_or_default();
+                    found = method.as_deref().is_some_and(|m| jni_match(m, &fname));
+                }
+                if found {
+                    if in_jvm && !leaf {
+                        break;
+                    }
+                    out.push(frame);
+                }
+                next = i;
+            }
+        }
+    }
+}

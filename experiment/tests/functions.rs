@@ -1,0 +1,231 @@
+//! Function profiles and folded stacks against gprofng's own reference outputs: for every
+//! native fixture, `Profile::function_table` gives exactly the rows of `functions.txt`
+//! (`gprofng display text -functions`: names, order, every default metric at gprofng's
+//! precision), and the folded stacks add up to every node of `calltree.txt`.
+//!
+//! The load objects the experiments ran with (libc, ld.so and gprofng's collector libraries of
+//! Debian 12) are not archived in the fixtures; their function symbols are in
+//! tests/data/load-objects/ (symbols-only extracts, see README.md there).
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
+
+mod common;
+
+use common::{NATIVE_CASES, data};
+use experiment::bytes::Bytes;
+use experiment::packets::DataKind;
+use experiment::profile::{FunctionTable, Metric, Profile};
+use experiment::stacks::Symbolizer;
+use experiment::{Experiment, MemorySource, Source};
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// Every file under `dir` in memory.
+fn load_dir(dir: &Path) -> MemorySource {
+    let mut src = MemorySource::new();
+    fn walk(root: &Path, dir: &Path, src: &mut MemorySource) {
+        for e in std::fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                walk(root, &p, src);
+            } else {
+                let rel = p.strip_prefix(root).unwrap().to_str().unwrap().to_owned();
+                src.insert(rel, std::fs::read(&p).unwrap());
+            }
+        }
+    }
+    walk(dir, dir, &mut src);
+    src
+}
+
+/// The symbols-only extract of the load object at `path`.
+fn load_object(path: &str) -> Option<Bytes> {
+    let name = path.rsplit('/').next()?;
+    std::fs::read(data().join("load-objects").join(name))
+        .ok()
+        .map(Bytes::from)
+}
+
+fn profile<'e, S: Source, F: Source>(
+    exp: &'e Experiment<S>,
+    founder: Option<&'e Experiment<F>>,
+    kind: Option<DataKind>,
+) -> Profile<'e, S> {
+    let mut symbols = Symbolizer::new(exp).with_load_objects(load_object);
+    if let Some(f) = founder {
+        symbols = symbols.with_founder_archives(f);
+    }
+    let p = Profile::collect(exp, symbols, kind).unwrap();
+    let w = p.symbols.warnings();
+    assert_eq!(
+        (w.unknown_pcs, w.unreadable_objects, w.missing_stacks),
+        (0, 0, 0),
+        "{w:?}"
+    );
+    p
+}
+
+/// The function table of a case, its descendants with data merged in (as gprofng shows it).
+fn table(case: &str, kind: Option<DataKind>) -> FunctionTable {
+    let src = load_dir(&data().join(case).join("test.1.er"));
+    let exp = Experiment::open(src).unwrap();
+    let mut t = profile(&exp, None::<&Experiment<MemorySource>>, kind).function_table();
+    for d in exp.descendants().into_iter().filter(|d| d.has_data) {
+        let child = exp.open_descendant(&d.name).unwrap();
+        t.merge(profile(&child, Some(&exp), kind).function_table());
+    }
+    t
+}
+
+/// gprofng's text for a value: seconds with 3 decimals, else the integer. Times under a
+/// microsecond are `0.` (gprofng's time values have microsecond resolution: `0.000` means
+/// at least 1 µs).
+fn gprofng_text(metric: Metric, v: u64) -> String {
+    if metric.is_time() {
+        if v < 1000 {
+            "0.".into()
+        } else {
+            format!("{:.3}", v as f64 / 1e9)
+        }
+    } else {
+        v.to_string()
+    }
+}
+
+/// Rows of functions.txt: (name, metric tokens) with `tokens_per_row` metric tokens (values
+/// and percentages) before the name.
+fn reference_rows(text: &str, tokens_per_row: usize) -> Vec<(String, Vec<String>)> {
+    let mut rows = Vec::new();
+    let mut started = false;
+    for line in text.lines() {
+        let toks: Vec<&str> = line.split_whitespace().collect();
+        if !started {
+            started = toks.get(tokens_per_row).is_some_and(|t| *t == "<Total>");
+        }
+        if !started || toks.is_empty() {
+            continue;
+        }
+        // The name is the rest of the line after the metric tokens.
+        let mut rest = line;
+        for _ in 0..tokens_per_row {
+            rest = rest.trim_start();
+            let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
+            rest = &rest[end..];
+        }
+        rows.push((
+            rest.trim().to_owned(),
+            toks[..tokens_per_row]
+                .iter()
+                .map(ToString::to_string)
+                .collect(),
+        ));
+    }
+    rows
+}
+
+#[test]
+fn function_lists_equal_gprofngs_on_every_native_fixture() {
+    for case in NATIVE_CASES {
+        let t = table(case, None);
+        let columns = t.default_columns();
+        let rows = t.rows(&columns, FunctionTable::sort_column(&columns));
+        // Clock columns carry a percentage column each.
+        let tokens: usize = columns
+            .iter()
+            .map(|c| if c.metric == Metric::TotalCpu { 2 } else { 1 })
+            .sum();
+        let text = std::fs::read_to_string(data().join(case).join("functions.txt")).unwrap();
+        let want = reference_rows(&text, tokens);
+        assert!(!want.is_empty(), "{case}: no rows parsed");
+        let got: Vec<(String, Vec<String>)> = rows
+            .iter()
+            .map(|r| {
+                let mut toks = Vec::new();
+                for (c, &v) in columns.iter().zip(&r.values) {
+                    toks.push(gprofng_text(c.metric, v));
+                    if c.metric == Metric::TotalCpu {
+                        toks.push(String::new()); // percentage: not compared
+                    }
+                }
+                (r.name.clone(), toks)
+            })
+            .collect();
+        assert_eq!(
+            got.iter().map(|r| r.0.as_str()).collect::<Vec<_>>(),
+            want.iter().map(|r| r.0.as_str()).collect::<Vec<_>>(),
+            "{case}: function names and order"
+        );
+        for ((name, g), (_, w)) in got.iter().zip(&want) {
+            assert_eq!(g.len(), tokens, "{case} {name}");
+            for (i, (gv, wv)) in g.iter().zip(w).enumerate() {
+                if gv.is_empty() {
+                    continue;
+                }
+                assert_eq!(gv, wv, "{case} {name}: column {i}");
+            }
+        }
+    }
+}
+
+#[test]
+fn folded_stacks_add_up_to_gprofngs_call_trees() {
+    for (case, kind, metric) in [
+        ("clock_basic", DataKind::Clock, Metric::TotalCpu),
+        ("dynfunc_api", DataKind::Clock, Metric::TotalCpu),
+        ("heap", DataKind::Heap, Metric::HeapLeakBytes),
+        ("sync_all", DataKind::Sync, Metric::Sync),
+        ("iotrace", DataKind::Io, Metric::IoReadTime),
+    ] {
+        let src = load_dir(&data().join(case).join("test.1.er"));
+        let exp = Experiment::open(src).unwrap();
+        let p = profile(&exp, None::<&Experiment<MemorySource>>, Some(kind));
+        let folded = p.folded(metric);
+        assert!(!folded.is_empty(), "{case}");
+        // Inclusive value of every call-tree node: the sum over folded stacks it prefixes.
+        let mut nodes: BTreeMap<Vec<String>, u64> = BTreeMap::new();
+        let mut total = 0u64;
+        for (line, v) in &folded {
+            total += v;
+            let frames: Vec<String> = line.split(';').map(str::to_owned).collect();
+            for n in 1..=frames.len() {
+                *nodes.entry(frames[..n].to_vec()).or_default() += v;
+            }
+        }
+        assert_eq!(total, p.total(metric), "{case}");
+        let text = std::fs::read_to_string(data().join(case).join("calltree.txt")).unwrap();
+        let tree = parse_calltree(&text);
+        assert!(tree.len() > 1, "{case}");
+        for (path, want) in &tree {
+            if path.len() == 1 {
+                assert_eq!(gprofng_text(metric, total), *want, "{case} <Total>");
+                continue;
+            }
+            let got = nodes.get(&path[1..]).copied().unwrap_or(0);
+            assert_eq!(gprofng_text(metric, got), *want, "{case} {path:?}");
+        }
+    }
+}
+
+/// calltree.txt: `VALUE [PCT]   +-<Total>` then `  +-child` two columns deeper per level;
+/// the first metric column is the tree's metric.
+fn parse_calltree(text: &str) -> BTreeMap<Vec<String>, String> {
+    let mut out = BTreeMap::new();
+    let mut stack: Vec<(usize, String)> = Vec::new();
+    for line in text.lines() {
+        let Some(at) = line.find("+-") else { continue };
+        let value = line.split_whitespace().next().unwrap().to_owned();
+        let name = line[at + 2..].trim().to_owned();
+        while stack.last().is_some_and(|(col, _)| *col >= at) {
+            stack.pop();
+        }
+        stack.push((at, name));
+        let path: Vec<String> = stack.iter().map(|(_, n)| n.clone()).collect();
+        // Siblings with equal names do not occur in a call tree; keep the first.
+        out.entry(path).or_insert(value);
+    }
+    out
+}
