@@ -1,4 +1,4 @@
-//! `to-parquet IN OUTDIR`: a heap dump (`.hprof`) as Parquet tables, one folder per table
+//! `to-parquet IN OUTDIR`: a heap dump (`.hprof`) or a gprofng experiment as Parquet tables, one folder per table
 //! (`OUTDIR/objects/part-00000.parquet`, …), zstd-compressed, for DuckDB, Spark or Polars.
 //!
 //! ```sh
@@ -20,9 +20,10 @@ use columnar::{ParquetSink, PartStore};
 const USAGE: &str = "\
 usage: to-parquet [--rows-per-part N] [--force] IN OUTDIR
 
-Writes the heap dump IN (an HPROF binary file) as Parquet tables under OUTDIR, one folder per
-table: classes, objects, references, roots, strings, stack_frames, stack_traces
-(OUTDIR/<table>/part-NNNNN.parquet, zstd). Parts are written under a hidden temporary name and
+Writes IN as Parquet tables under OUTDIR, one folder per table
+(OUTDIR/<table>/part-NNNNN.parquet, zstd):
+  an HPROF heap dump: classes, objects, references, roots, strings, stack_frames, stack_traces;
+  a gprofng experiment directory: samples, stacks, functions, load_objects. Parts are written under a hidden temporary name and
 renamed once complete; OUTDIR/_SUCCESS is written last, only when the whole dump was read.
 Prints a JSON summary (rows and parts per table) on stdout.
 
@@ -33,7 +34,7 @@ options:
   --version           the version
 
 exit status: 0 complete; 1 error (nothing usable written); 2 bad usage;
-3 partial: the dump is cut off or damaged, everything before the damage was written
+3 partial: the dump or experiment is cut off or damaged, everything before the damage was written
   (stderr says where reading stopped; no _SUCCESS file).";
 
 struct Args {
@@ -137,6 +138,10 @@ fn prepare_out(out: &Path, force: bool) -> Result<(), String> {
         "strings",
         "stack_frames",
         "stack_traces",
+        "samples",
+        "stacks",
+        "functions",
+        "load_objects",
     ];
     if out.exists() && !out.is_dir() {
         return Err("exists and is not a directory".into());
@@ -161,6 +166,17 @@ fn prepare_out(out: &Path, force: bool) -> Result<(), String> {
     std::fs::create_dir_all(out).map_err(|e| e.to_string())
 }
 
+/// What an export ended with: rows per table aside, whether it read everything and, if not,
+/// where and why it stopped.
+struct Outcome {
+    complete: bool,
+    note: String,
+    extra: String,
+}
+
+/// The parts under OUTDIR.
+type Sink = ParquetSink<DirStore>;
+
 fn main() -> ExitCode {
     let args = match parse_args() {
         Ok(Some(a)) => a,
@@ -171,29 +187,14 @@ fn main() -> ExitCode {
         }
     };
     let input = args.input.display().to_string();
-    let file = match File::open(&args.input).and_then(|f| {
-        if f.metadata()?.is_file() {
-            Ok(f)
-        } else {
-            Err(std::io::Error::other("not a regular file"))
-        }
-    }) {
-        Ok(f) => f,
-        Err(e) => {
-            eprintln!("error: {input}: {e}");
-            return ExitCode::from(1);
-        }
-    };
-    // SAFETY: the map is read-only; a file truncated underneath us would raise SIGBUS, as
-    // for every tool that maps its input.
-    let map = match unsafe { memmap2::Mmap::map(&file) } {
+    let out_dir = args.out.display().to_string();
+    let meta = match std::fs::metadata(&args.input) {
         Ok(m) => m,
         Err(e) => {
             eprintln!("error: {input}: {e}");
             return ExitCode::from(1);
         }
     };
-    let out_dir = args.out.display().to_string();
     if let Err(e) = prepare_out(&args.out, args.force) {
         eprintln!("error: {out_dir}: {e}");
         return ExitCode::from(1);
@@ -203,14 +204,90 @@ fn main() -> ExitCode {
         uncommitted: Vec::new(),
     };
     let mut sink = ParquetSink::new(store).with_rows_per_part(args.rows_per_part);
-    let bar = std::io::stderr().is_terminal().then(|| {
-        let bar = indicatif::ProgressBar::new(2 * map.len() as u64);
+    let outcome = if meta.is_dir() {
+        export_experiment(&args.input, &mut sink)
+    } else {
+        export_dump(&args.input, &mut sink)
+    };
+    let outcome = match outcome {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("error: {input}: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    let written = match sink.finish() {
+        Ok((_, w)) => w,
+        Err(e) => {
+            eprintln!("error: {out_dir}: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    let marker = if outcome.complete {
+        "_SUCCESS"
+    } else {
+        "_PARTIAL"
+    };
+    if let Err(e) = std::fs::write(args.out.join(marker), &outcome.note) {
+        eprintln!("error: {out_dir}: {e}");
+        return ExitCode::from(1);
+    }
+    let mut json = String::from("{\"input\":");
+    json.push_str(&json_string(&input));
+    json.push_str(",\"complete\":");
+    json.push_str(if outcome.complete { "true" } else { "false" });
+    json.push_str(",\"tables\":{");
+    for (i, (name, w)) in written.iter().enumerate() {
+        if i > 0 {
+            json.push(',');
+        }
+        json.push_str(&format!(
+            "\"{name}\":{{\"rows\":{},\"parts\":{}}}",
+            w.rows, w.parts
+        ));
+    }
+    json.push('}');
+    json.push_str(&outcome.extra);
+    json.push_str("}\n");
+    let mut stdout = std::io::stdout().lock();
+    if let Err(e) = stdout
+        .write_all(json.as_bytes())
+        .and_then(|()| stdout.flush())
+    {
+        if e.kind() != std::io::ErrorKind::BrokenPipe {
+            eprintln!("error: stdout: {e}");
+            return ExitCode::from(1);
+        }
+    }
+    if outcome.complete {
+        ExitCode::SUCCESS
+    } else {
+        eprintln!("warning: {input}: partial: {}", outcome.note.trim_end());
+        ExitCode::from(3)
+    }
+}
+
+fn progress_bar(len: u64, template: &str) -> Option<indicatif::ProgressBar> {
+    std::io::stderr().is_terminal().then(|| {
+        let bar = indicatif::ProgressBar::new(len);
         bar.set_style(
-            indicatif::ProgressStyle::with_template("{bar:40} {bytes}/{total_bytes} {eta}")
+            indicatif::ProgressStyle::with_template(template)
                 .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
         );
         bar
-    });
+    })
+}
+
+/// An HPROF file, memory-mapped.
+fn export_dump(path: &Path, sink: &mut Sink) -> Result<Outcome, String> {
+    let file = File::open(path).map_err(|e| e.to_string())?;
+    if !file.metadata().map_err(|e| e.to_string())?.is_file() {
+        return Err("not a regular file".into());
+    }
+    // SAFETY: the map is read-only; a file truncated underneath us would raise SIGBUS, as
+    // for every tool that maps its input.
+    let map = unsafe { memmap2::Mmap::map(&file) }.map_err(|e| e.to_string())?;
+    let bar = progress_bar(2 * map.len() as u64, "{bar:40} {bytes}/{total_bytes} {eta}");
     // Pages already read are given back to the kernel as the export moves on, so the dump's
     // pages never pile up in our resident set (the exporter reads each region once per pass,
     // and a page read again is simply read again from the file).
@@ -235,28 +312,11 @@ fn main() -> ExitCode {
             released = upto;
         }
     };
-    let summary = match columnar::hprof::export(&map, &mut sink, &mut progress) {
-        Ok(s) => s,
-        Err(e) => {
-            if let Some(b) = &bar {
-                b.finish_and_clear();
-            }
-            eprintln!("error: {input}: {e}");
-            return ExitCode::from(1);
-        }
-    };
-    let written = match sink.finish() {
-        Ok((_, w)) => w,
-        Err(e) => {
-            eprintln!("error: {out_dir}: {e}");
-            return ExitCode::from(1);
-        }
-    };
+    let summary = columnar::hprof::export(&map, sink, &mut progress);
     if let Some(b) = &bar {
         b.finish_and_clear();
     }
-    let complete = summary.is_complete();
-    let marker = if complete { "_SUCCESS" } else { "_PARTIAL" };
+    let summary = summary.map_err(|e| e.to_string())?;
     let note = match &summary.stopped {
         Some(e) => format!("reading stopped at byte offset {}: {e}\n", e.offset()),
         None if summary.missing_heap_dump_end => {
@@ -264,44 +324,90 @@ fn main() -> ExitCode {
         }
         None => String::new(),
     };
-    if let Err(e) = std::fs::write(args.out.join(marker), &note) {
-        eprintln!("error: {out_dir}: {e}");
-        return ExitCode::from(1);
-    }
-    let mut json = String::from("{\"input\":");
-    json.push_str(&json_string(&input));
-    json.push_str(",\"complete\":");
-    json.push_str(if complete { "true" } else { "false" });
-    json.push_str(",\"tables\":{");
-    for (i, (name, w)) in written.iter().enumerate() {
-        if i > 0 {
-            json.push(',');
+    Ok(Outcome {
+        complete: summary.is_complete(),
+        note,
+        extra: format!(
+            ",\"instances_without_layout\":{}",
+            summary.instances_without_layout
+        ),
+    })
+}
+
+/// An experiment directory, read through the file system; load objects not archived in it are
+/// read where the experiment recorded them.
+fn export_experiment(dir: &Path, sink: &mut Sink) -> Result<Outcome, String> {
+    let exp =
+        experiment::Experiment::open(FsSource(dir.to_path_buf())).map_err(|e| e.to_string())?;
+    let name = dir.file_name().map_or_else(
+        || dir.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    let symbols = experiment::stacks::Symbolizer::new(&exp).with_load_objects(load_object);
+    let bar = progress_bar(0, "{spinner} {pos} packets");
+    let mut progress = |n: u64| {
+        if let Some(b) = &bar {
+            b.set_position(n);
         }
-        json.push_str(&format!(
-            "\"{name}\":{{\"rows\":{},\"parts\":{}}}",
-            w.rows, w.parts
-        ));
+    };
+    let summary = columnar::experiment::export(&name, &exp, symbols, sink, &mut progress);
+    if let Some(b) = &bar {
+        b.finish_and_clear();
     }
-    json.push_str(&format!(
-        "}},\"instances_without_layout\":{}}}\n",
-        summary.instances_without_layout
-    ));
-    let mut stdout = std::io::stdout().lock();
-    if let Err(e) = stdout
-        .write_all(json.as_bytes())
-        .and_then(|()| stdout.flush())
-    {
-        if e.kind() != std::io::ErrorKind::BrokenPipe {
-            eprintln!("error: stdout: {e}");
-            return ExitCode::from(1);
+    let summary = summary.map_err(|e| e.to_string())?;
+    let mut note = String::new();
+    for e in &summary.stopped {
+        note.push_str(&format!("{e}\n"));
+    }
+    Ok(Outcome {
+        complete: summary.is_complete() && !exp.incomplete(),
+        note: if note.is_empty() && exp.incomplete() {
+            "the experiment is marked incomplete (its collector did not finish)\n".into()
+        } else {
+            note
+        },
+        extra: String::new(),
+    })
+}
+
+/// An experiment directory on the file system: missing files are `None`, unreadable ones an
+/// error naming them; only regular files are read.
+struct FsSource(PathBuf);
+
+impl experiment::Source for FsSource {
+    fn read(&self, path: &str) -> experiment::Result<Option<experiment::bytes::Bytes>> {
+        let full = self.0.join(path);
+        let unreadable = |reason: String| experiment::Error::Read {
+            path: path.to_owned(),
+            reason,
+        };
+        match std::fs::metadata(&full) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(unreadable(e.to_string())),
+            Ok(m) if !m.is_file() => Err(unreadable("not a regular file".into())),
+            Ok(_) => std::fs::read(full)
+                .map(|b| Some(b.into()))
+                .map_err(|e| unreadable(e.to_string())),
         }
     }
-    if complete {
-        ExitCode::SUCCESS
-    } else {
-        eprintln!("warning: {input}: partial: {}", note.trim_end());
-        ExitCode::from(3)
+
+    fn list(&self, dir: &str) -> Vec<String> {
+        std::fs::read_dir(self.0.join(dir))
+            .map(|rd| {
+                rd.filter_map(|e| e.ok()?.file_name().into_string().ok())
+                    .collect()
+            })
+            .unwrap_or_default()
     }
+}
+
+/// A load object's bytes where the experiment recorded it (regular files up to 1 GiB).
+fn load_object(path: &str) -> Option<experiment::bytes::Bytes> {
+    let meta = std::fs::metadata(path).ok()?;
+    if !meta.is_file() || meta.len() > 1 << 30 {
+        return None;
+    }
+    std::fs::read(path).ok().map(Into::into)
 }
 
 fn json_string(s: &str) -> String {

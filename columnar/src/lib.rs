@@ -38,6 +38,17 @@
 //! | `stack_frames` | `frame_id`, `method_name`, `method_signature`, `source_file`, `class_serial`, `class_name`, `line` |
 //! | `stack_traces` | `stack_trace_serial`, `thread_serial`, `depth` (0 = innermost), `frame_id` |
 //!
+//! # Experiment tables
+//!
+//! | table | columns |
+//! |---|---|
+//! | `samples` | `experiment` (the name the caller gives), `data_file`, `kind` (`clock`, `heap`, `sync`, `io`, `hwc`), `tstamp` (the packet's `TSTAMP`, ns), `time_ns` (since the run started), `thread` (`THRID`), `lwp`, `cpu`, `stack_id` (null without a call stack), then one column per other field of the log's packet descriptors, named in lower case (`ntick`, `msa_utime`, `hsize`, `hvaddr`, `srqst`, …; null where a packet's descriptor lacks it) |
+//! | `stacks` | `stack_id`, `depth` (0 = the root frame), `function_id`, `function` (the name exactly as gprofng prints it), `offset` (in the function, or the bci), `line`, `frame_kind` (`native`, `java`, `jni`, `pseudo`) |
+//! | `functions` | `function_id`, `name`, `load_object`, `signature` (Java methods) |
+//! | `load_objects` | `experiment`, `name`, `vaddr`, `size`, `file_offset`, `tstamp` (one row per segment `map.xml` maps) |
+//!
+//! # Queries
+//!
 //! `references` holds no instance → class edge (that is `objects.class_id`). The class
 //! histogram, as the `histogram` example prints it:
 //!
@@ -51,6 +62,7 @@
 
 #![forbid(unsafe_code)]
 
+pub mod experiment;
 pub mod hprof;
 pub mod sink;
 
@@ -73,6 +85,9 @@ pub enum Error {
     /// Building a record batch.
     #[error("arrow: {0}")]
     Arrow(#[from] arrow_schema::ArrowError),
+    /// An experiment's data files could not be listed or read.
+    #[error("{0}")]
+    Experiment(::experiment::Error),
     /// Encoding Parquet.
     #[error("parquet: {0}")]
     Parquet(#[from] parquet::errors::ParquetError),
