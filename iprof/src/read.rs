@@ -12,7 +12,7 @@ use callctx::ContextBuf;
 
 use crate::error::{Error, Position};
 use crate::model::{
-    Ctx, Layout, Method, Profile, ProfileEntry, RawJson, Section, TopLevelKey, Type,
+    Ctx, Extra, Layout, Method, Profile, ProfileEntry, RawJson, Section, TopLevelKey, Type,
 };
 
 /// How deeply unknown values may nest.
@@ -723,16 +723,19 @@ fn type_list<'a>(cur: &mut Cursor<'a>, layout: &mut Layout) -> Result<Vec<Type<'
     cur.array(types, "',' or ']' in the types array", |cur| {
         let start = cur.begin_object("'{' starting a type")?;
         let mut id_name = IdName::default();
+        let mut extra = Extra::default();
         let mut first_key = true;
         while let Some((key, at)) = cur.next_key(&mut first_key)? {
             let id_expected = "an integer type id";
             if !id_name.member(cur, &key, at, id_expected, "typeName", layout)? {
-                cur.value(2)?;
+                let known = usize::from(id_name.id.is_some()) + usize::from(id_name.name.is_some());
+                unknown_member(cur, &mut extra, known, key, at)?;
             }
         }
         Ok(Type {
             id: cur.required(id_name.id, "id", "a type", start)?,
             name: cur.required(id_name.name, "name", "a type", start)?,
+            extra,
         })
     })
 }
@@ -776,6 +779,7 @@ fn method_list<'a>(cur: &mut Cursor<'a>, layout: &mut Layout) -> Result<Vec<Meth
     cur.array(methods, "',' or ']' in the methods array", |cur| {
         let start = cur.begin_object("'{' starting a method")?;
         let (mut id_name, mut signature) = (IdName::default(), None);
+        let mut extra = Extra::default();
         let mut first_key = true;
         while let Some((key, at)) = cur.next_key(&mut first_key)? {
             let id_expected = "an integer method id";
@@ -783,13 +787,17 @@ fn method_list<'a>(cur: &mut Cursor<'a>, layout: &mut Layout) -> Result<Vec<Meth
                 let value = cur.integers("'[' starting the signature")?;
                 set(&mut signature, value, &key, at, cur)?;
             } else if !id_name.member(cur, &key, at, id_expected, "methodName", layout)? {
-                cur.value(2)?;
+                let known = usize::from(id_name.id.is_some())
+                    + usize::from(id_name.name.is_some())
+                    + usize::from(signature.is_some());
+                unknown_member(cur, &mut extra, known, key, at)?;
             }
         }
         Ok(Method {
             id: cur.required(id_name.id, "id", "a method", start)?,
             name: cur.required(id_name.name, "name", "a method", start)?,
             signature: cur.required(signature, "signature", "a method", start)?,
+            extra,
         })
     })
 }
@@ -810,6 +818,7 @@ pub(crate) fn entries<'a>(
 fn entry<'a>(cur: &mut Cursor<'a>, legacy: bool) -> Result<ProfileEntry<'a>, Error> {
     let start = cur.begin_object("'{' starting a profile entry")?;
     let (mut ctx, mut records) = (None, None);
+    let mut extra = Extra::default();
     let mut first = true;
     let ctx_key = if legacy { "methodBciList" } else { "ctx" };
     while let Some((key, at)) = cur.next_key(&mut first)? {
@@ -818,28 +827,57 @@ fn entry<'a>(cur: &mut Cursor<'a>, legacy: bool) -> Result<ProfileEntry<'a>, Err
         } else if *key == *"records" {
             records_member(cur, &mut records, &key, at)?;
         } else {
-            cur.value(2)?;
+            let known = usize::from(ctx.is_some()) + usize::from(records.is_some());
+            unknown_member(cur, &mut extra, known, key, at)?;
         }
     }
     Ok(ProfileEntry {
         ctx: cur.required(ctx, ctx_key, "a profile entry", start)?,
         records: cur.required(records, "records", "a profile entry", start)?,
+        extra,
     })
 }
 
-/// Reads a legacy object holding only `records` (the 0.2.0 `monitorsProfile`).
-pub(crate) fn records_object(cur: &mut Cursor<'_>) -> Result<Vec<i64>, Error> {
+/// Reads a legacy object holding `records` (the 0.2.0 `monitorsProfile`), with its unknown
+/// members.
+pub(crate) fn records_object<'a>(cur: &mut Cursor<'a>) -> Result<(Vec<i64>, Extra<'a>), Error> {
     let start = cur.begin_object("'{' starting the monitorsProfile object")?;
     let mut records = None;
+    let mut extra = Extra::default();
     let mut first = true;
     while let Some((key, at)) = cur.next_key(&mut first)? {
         if *key == *"records" {
             records_member(cur, &mut records, &key, at)?;
         } else {
-            cur.value(2)?;
+            // The writer puts `records` after a context: count it as the first known member.
+            let known = 1 + usize::from(records.is_some());
+            unknown_member(cur, &mut extra, known, key, at)?;
         }
     }
-    cur.required(records, "records", "monitorsProfile", start)
+    Ok((
+        cur.required(records, "records", "monitorsProfile", start)?,
+        extra,
+    ))
+}
+
+/// Keeps the member `key` (at byte `at`), which is not one the object's parser knows, with the
+/// number of known members before it; a key given twice is an error.
+fn unknown_member<'a>(
+    cur: &mut Cursor<'a>,
+    extra: &mut Extra<'a>,
+    known: usize,
+    key: Cow<'a, str>,
+    at: usize,
+) -> Result<(), Error> {
+    let value = cur.value(2)?;
+    if extra.contains_key(&key) {
+        return Err(Error::DuplicateKey {
+            key: key.into_owned(),
+            at: cur.position(at),
+        });
+    }
+    extra.push(known, key, RawJson(Cow::Borrowed(value)));
+    Ok(())
 }
 
 /// The value of a `records` member (an integer array) into `slot`.

@@ -26,7 +26,7 @@ fn counts(p: &Profile<'_>) -> [usize; 6] {
 #[test]
 fn v040_counts_match_provenance() {
     let bytes = read(V040);
-    let p = Profile::from_slice(&bytes).unwrap();
+    let p = Profile::parse(&bytes).unwrap();
     assert_eq!(p.version, "0.4.0");
     assert_eq!(p.layout, Layout::Modern);
     assert_eq!(p.types.len(), 5079);
@@ -59,7 +59,7 @@ fn v040_counts_match_provenance() {
 #[test]
 fn v020_counts_match_provenance() {
     let bytes = read(V020);
-    let p = Profile::from_slice(&bytes).unwrap();
+    let p = Profile::parse(&bytes).unwrap();
     assert_eq!(p.version, "0.2.0");
     assert_eq!(p.layout, Layout::Legacy);
     assert_eq!(p.types.len(), 4420);
@@ -77,7 +77,7 @@ fn v020_counts_match_provenance() {
 #[test]
 fn types_only_extract() {
     let bytes = read(V020_TYPES);
-    let p = Profile::from_slice(&bytes).unwrap();
+    let p = Profile::parse(&bytes).unwrap();
     assert_eq!(p.layout, Layout::Legacy);
     assert_eq!(p.types.len(), 37);
     assert!(p.methods.is_empty());
@@ -89,7 +89,7 @@ fn types_only_extract() {
 fn real_files_reencode_byte_identically() {
     for path in [V040, V020, V020_TYPES, V040_EXTRACT, V020_EXTRACT] {
         let bytes = read(path);
-        let p = Profile::from_slice(&bytes).unwrap();
+        let p = Profile::parse(&bytes).unwrap();
         let out = p.to_json();
         assert!(
             out.as_bytes() == bytes.as_slice(),
@@ -102,7 +102,7 @@ fn real_files_reencode_byte_identically() {
 fn real_files_reencode_to_semantically_equal_json() {
     for path in [V040, V020, V020_TYPES, V040_EXTRACT, V020_EXTRACT] {
         let bytes = read(path);
-        let p = Profile::from_slice(&bytes).unwrap();
+        let p = Profile::parse(&bytes).unwrap();
         let original: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
         // In the modern layout (GraalVM's order, compact), too.
         let mut modern = p.clone();
@@ -123,7 +123,7 @@ fn real_files_reencode_to_semantically_equal_json() {
 #[test]
 fn owned_form_equals_borrowed() {
     let bytes = read(V040_EXTRACT);
-    let p = Profile::from_slice(&bytes).unwrap();
+    let p = Profile::parse(&bytes).unwrap();
     let owned: Profile<'static> = p.clone().into_owned();
     drop(bytes);
     assert_eq!(owned.to_json().len(), 8941);
@@ -133,7 +133,7 @@ fn owned_form_equals_borrowed() {
 #[test]
 fn real_files_validate() {
     let bytes = read(V040);
-    let p = Profile::from_slice(&bytes).unwrap();
+    let p = Profile::parse(&bytes).unwrap();
     let report = p.validate();
     // The real files are clean: every record has the right arity, every call count is at
     // bci 0, no negative counts, no repeated (target, branch index) or receiver, every id
@@ -141,7 +141,7 @@ fn real_files_validate() {
     assert!(report.is_clean(), "{:?}", report.counts());
 
     let bytes = read(V020);
-    let p = Profile::from_slice(&bytes).unwrap();
+    let p = Profile::parse(&bytes).unwrap();
     let report = p.validate();
     assert!(report.is_clean(), "{:?}", report.counts());
 
@@ -159,7 +159,7 @@ fn real_files_validate() {
 #[test]
 fn real_names_resolve() {
     let bytes = read(V040);
-    let p = Profile::from_slice(&bytes).unwrap();
+    let p = Profile::parse(&bytes).unwrap();
     let names = p.names();
     let entry = &p.call_count_profiles.as_ref().unwrap()[0];
     let rendered = names.context(&entry.ctx).to_string();
@@ -175,7 +175,7 @@ fn real_names_resolve() {
 #[test]
 fn merging_a_file_with_itself_doubles_every_count() {
     let bytes = read(V040);
-    let p = Profile::from_slice(&bytes).unwrap();
+    let p = Profile::parse(&bytes).unwrap();
     let merged = iprof::merge(&[&p, &p], &iprof::MergeOptions::default());
     assert_eq!(merged.types.len(), p.types.len());
     assert_eq!(merged.methods.len(), p.methods.len());
@@ -201,8 +201,8 @@ fn merging_a_file_with_itself_doubles_every_count() {
 fn merging_the_two_layouts() {
     let a = read(V040);
     let b = read(V020);
-    let pa = Profile::from_slice(&a).unwrap();
-    let pb = Profile::from_slice(&b).unwrap();
+    let pa = Profile::parse(&a).unwrap();
+    let pb = Profile::parse(&b).unwrap();
     let merged = iprof::merge(
         &[&pa, &pb],
         &iprof::MergeOptions {
@@ -233,7 +233,7 @@ fn merging_the_two_layouts() {
 #[test]
 fn folded_samples_of_real_file() {
     let bytes = read(V040);
-    let p = Profile::from_slice(&bytes).unwrap();
+    let p = Profile::parse(&bytes).unwrap();
     let folded = p.folded_samples(iprof::folded::FrameNames::Short);
     let lines: Vec<&str> = folded.lines().collect();
     assert_eq!(lines.len(), 8);
@@ -250,13 +250,13 @@ fn folded_samples_of_real_file() {
 fn truncated_real_file_errors_with_position() {
     let bytes = read(V040);
     for cut in [1, 100, 1000, 123_457, 2_000_000, bytes.len() - 1] {
-        let err = Profile::from_slice(&bytes[..cut]).unwrap_err();
+        let err = Profile::parse(&bytes[..cut]).unwrap_err();
         assert!(err.is_truncated(), "{cut}: {err}");
         let at = err.position().unwrap();
         assert_eq!((at.line, at.column), (1, cut + 1), "{err}");
     }
     let bytes = read(V020);
-    let err = Profile::from_slice(&bytes[..bytes.len() / 2]).unwrap_err();
+    let err = Profile::parse(&bytes[..bytes.len() / 2]).unwrap_err();
     assert!(err.to_string().contains("unexpected end of input"), "{err}");
     assert!(err.position().unwrap().line > 1000);
 }

@@ -29,7 +29,7 @@ fn ctx() -> impl Strategy<Value = Ctx<'static>> {
 fn entries() -> impl Strategy<Value = Vec<ProfileEntry<'static>>> {
     prop::collection::vec(
         (ctx(), prop::collection::vec(any::<i64>(), 0..7))
-            .prop_map(|(ctx, records)| ProfileEntry { ctx, records }),
+            .prop_map(|(ctx, records)| ProfileEntry::new(ctx, records)),
         0..4,
     )
 }
@@ -55,8 +55,8 @@ prop_compose! {
     ) -> Profile<'static> {
         let mut p = Profile::new();
         p.version = Cow::Owned(version);
-        p.types = types.into_iter().map(|(id, name)| Type { id, name: Cow::Owned(name) }).collect();
-        p.methods = methods.into_iter().map(|(id, name, signature)| Method { id, name: Cow::Owned(name), signature }).collect();
+        p.types = types.into_iter().map(|(id, name)| Type { id, name: Cow::Owned(name), extra: Default::default() }).collect();
+        p.methods = methods.into_iter().map(|(id, name, signature)| Method { id, name: Cow::Owned(name), signature, extra: Default::default() }).collect();
         for (section, entries) in Section::ALL.into_iter().zip(sections) {
             *p.section_mut(section) = entries;
         }
@@ -138,7 +138,7 @@ proptest! {
 
     #[test]
     fn arbitrary_bytes_never_panic(bytes in prop::collection::vec(any::<u8>(), 0..200)) {
-        let _ = Profile::from_slice(&bytes);
+        let _ = Profile::parse(&bytes);
     }
 
     #[test]
@@ -160,12 +160,12 @@ prop_compose! {
         receivers in prop::collection::vec((0u32..6, prop::collection::vec((0i64..4, 0i64..100), 0..3)), 0..4),
     ) -> Profile<'static> {
         let mut p = Profile::new();
-        p.types = names.iter().enumerate().map(|(i, n)| Type { id: i as i64, name: Cow::Owned(n.clone()) }).collect();
-        p.methods = (0..6).map(|id| Method { id, name: Cow::Owned(format!("m{}", id % 3)), signature: vec![0, 0] }).collect();
+        p.types = names.iter().enumerate().map(|(i, n)| Type { id: i as i64, name: Cow::Owned(n.clone()), extra: Default::default() }).collect();
+        p.methods = (0..6).map(|id| Method { id, name: Cow::Owned(format!("m{}", id % 3)), signature: vec![0, 0], extra: Default::default() }).collect();
         p.call_count_profiles = Some(
             calls
                 .into_iter()
-                .map(|(m, c)| ProfileEntry { ctx: Ctx::from_frames([Frame::new(m, 0)]).unwrap(), records: vec![c] })
+                .map(|(m, c)| ProfileEntry::new(Ctx::from_frames([Frame::new(m, 0)]).unwrap(), vec![c]))
                 .collect(),
         );
         p.virtual_invoke_profiles = Some(
@@ -174,6 +174,7 @@ prop_compose! {
                 .map(|(m, pairs)| ProfileEntry {
                     ctx: Ctx::from_frames([Frame::new(m, 3)]).unwrap(),
                     records: pairs.into_iter().flat_map(|(t, c)| [t, c]).collect(),
+                    extra: Default::default(),
                 })
                 .collect(),
         );
