@@ -155,7 +155,10 @@ fn compressed_and_non_utf8_input() {
 #[test]
 fn decompress_without_the_feature() {
     let plain = br#"{"version":"1.0.0","types":[],"methods":[]}"#;
-    assert!(matches!(iprof::decompress(plain, 10), Ok(std::borrow::Cow::Borrowed(_))));
+    assert!(matches!(
+        iprof::decompress(plain, 10),
+        Ok(std::borrow::Cow::Borrowed(_))
+    ));
     let gz = iprof::decompress(&[0x1f, 0x8b, 8, 0], 10).unwrap_err();
     let xz = iprof::decompress(b"\xfd7zXZ\x00rest", 10).unwrap_err();
     if cfg!(feature = "gzip") {
@@ -166,7 +169,10 @@ fn decompress_without_the_feature() {
     if cfg!(feature = "xz") {
         assert!(matches!(xz, Error::Xz { .. }), "{xz:?}");
     } else {
-        assert_eq!(xz.to_string(), "1:1: the input is xz-compressed, and this build of iprof has no `xz` feature");
+        assert_eq!(
+            xz.to_string(),
+            "1:1: the input is xz-compressed, and this build of iprof has no `xz` feature"
+        );
     }
 }
 
