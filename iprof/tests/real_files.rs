@@ -260,3 +260,104 @@ fn truncated_real_file_errors_with_position() {
     assert!(err.to_string().contains("unexpected end of input"), "{err}");
     assert!(err.position().unwrap().line > 1000);
 }
+
+/// `text` with `from` replaced by `to` once, where `from` must occur.
+fn insert(text: &str, from: &str, to: &str) -> String {
+    assert!(text.contains(from), "{from}");
+    text.replacen(from, to, 1)
+}
+
+/// A real 0.4.0 profile as a newer GraalVM might write it, with members this crate does not
+/// know in the root, a type, a method and an entry of every section: reading and writing it
+/// gives the same bytes, and the unknown members are there in the model.
+#[test]
+fn real_compact_file_with_unknown_keys_round_trips_byte_for_byte() {
+    let original = std::fs::read_to_string(
+        "tests/data/tommyettinger-assorted-benchmarks_ccb36f2_v0.4.0.extract.iprof",
+    )
+    .unwrap();
+    let mut text = insert(
+        &original,
+        r#"{"version":"0.4.0","#,
+        r#"{"producer":{"graalvm":"27.0.0","pgo":["instr",2.5e1]},"version":"0.4.0","#,
+    );
+    text = insert(
+        &text,
+        r#"{"id":4,"name":"int"}"#,
+        r#"{"id":4,"flags":["final"],"name":"int","hash":-7}"#,
+    );
+    text = insert(&text, r#"{"id":"#, r#"{"origin":null,"id":"#);
+    for section in Section::ALL {
+        let key = format!("\"{}\":[{{\"ctx\":", section.key());
+        if text.contains(&key) {
+            let with = format!("\"{}\":[{{\"stage\":\"late\",\"ctx\":", section.key());
+            text = insert(&text, &key, &with);
+        }
+    }
+    text = insert(
+        &text,
+        r#","signature":["#,
+        r#","inlined":true,"signature":["#,
+    );
+    // A fork's extra section (JohnTortugo/graal's writer), last.
+    text = text.trim_end().strip_suffix('}').unwrap().to_owned()
+        + r#","ceConditionalProfilesV2":[{"stage":1,"ctx":"1:0","successors":[2,3],"records":[]}]}"#;
+    assert_ne!(text, original);
+    let p = Profile::parse(&text).unwrap();
+    assert_eq!(p.to_json(), text);
+    assert_eq!(p.unknown.len(), 2);
+    let int = p.types.iter().find(|t| t.name == "int").unwrap();
+    let keys: Vec<(usize, &str)> = int
+        .extra
+        .members()
+        .iter()
+        .map(|m| (m.after, &*m.key))
+        .collect();
+    assert_eq!(keys, [(1, "flags"), (2, "hash")]);
+    for section in Section::ALL {
+        if let Some(first) = p.section(section).and_then(|s| s.first()) {
+            assert_eq!(first.extra.members()[0].key, "stage", "{section}");
+            assert_eq!(first.extra.members()[0].value.as_str(), "\"late\"");
+        }
+    }
+    // The same file without the additions reads to the same known data.
+    let plain = Profile::parse(&original).unwrap();
+    assert_eq!(plain.total_calls(), p.total_calls());
+    assert_eq!(plain.types.len(), p.types.len());
+}
+
+/// The 0.2.0 layout, pretty-printed: unknown members inside a type, a method, a hotness point
+/// and the monitorsProfile object are written back where they were, byte for byte.
+#[test]
+fn real_legacy_file_with_unknown_keys_round_trips_byte_for_byte() {
+    let original =
+        std::fs::read_to_string("tests/data/krisfoster-binary-tree_ff318ed_v0.2.0.extract.iprof")
+            .unwrap();
+    let mut text = insert(
+        &original,
+        r#"{ "id": 1731, "typeName": "java.util.TreeMap$Entry" }"#,
+        r#"{ "id": 1731, "typeName": "java.util.TreeMap$Entry", "loader": "app" }"#,
+    );
+    text = insert(
+        &text,
+        r#"{ "id": 100, "methodName""#,
+        r#"{ "id": 100, "hidden": false, "methodName""#,
+    );
+    text = insert(
+        &text,
+        r#"{ "methodBciList": "4762:0", "records": [ 293 ] }"#,
+        r#"{ "methodBciList": "4762:0", "records": [ 293 ], "weight": [ 1, 2 ] }"#,
+    );
+    text = insert(
+        &text,
+        "  \"monitorsProfile\": {\n",
+        "  \"monitorsProfile\": {\n    \"kind\": \"locks\",\n",
+    );
+    let p = Profile::parse(&text).unwrap();
+    assert_eq!(p.layout, iprof::Layout::Legacy);
+    assert_eq!(p.to_json(), text);
+    assert_eq!(
+        p.entries(Section::Monitor)[0].extra.members()[0].key,
+        "kind"
+    );
+}
