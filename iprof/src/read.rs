@@ -64,6 +64,8 @@ pub(crate) struct Cursor<'a> {
     text: &'a str,
     bytes: &'a [u8],
     pos: usize,
+    /// Integers of the array being read, before they get an allocation of their exact size.
+    scratch: Vec<i64>,
 }
 
 /// True for bytes a JSON string may hold without special handling.
@@ -78,6 +80,7 @@ impl<'a> Cursor<'a> {
             text,
             bytes: text.as_bytes(),
             pos: 0,
+            scratch: Vec::new(),
         }
     }
 
@@ -227,6 +230,8 @@ impl<'a> Cursor<'a> {
         while self.next_element(&mut first, separator)? {
             out.push(element(self)?);
         }
+        // The model is kept: give back what doubling reserved past the last element.
+        out.shrink_to_fit();
         Ok(out)
     }
 
@@ -565,10 +570,24 @@ impl<'a> Cursor<'a> {
 
     /// An array of integers.
     fn integers(&mut self, expected: &'static str) -> Result<Vec<i64>, Error> {
-        // `Vec::new` grows to 4 on the first push: the usual record is 1–3 integers.
-        self.array(expected, "',' or ']' in an integer array", |cur| {
-            cur.integer("an integer")
-        })
+        // Read into the reused scratch buffer, then allocate exactly: a record is usually 1–3
+        // integers, for which a growing `Vec` would reserve 4.
+        self.begin_array(expected)?;
+        let mut scratch = std::mem::take(&mut self.scratch);
+        scratch.clear();
+        let mut first = true;
+        let result = loop {
+            match self.next_element(&mut first, "',' or ']' in an integer array") {
+                Ok(true) => match self.integer("an integer") {
+                    Ok(n) => scratch.push(n),
+                    Err(e) => break Err(e),
+                },
+                Ok(false) => break Ok(scratch.as_slice().to_vec()),
+                Err(e) => break Err(e),
+            }
+        };
+        self.scratch = scratch;
+        result
     }
 
     /// A context string: modern `m:bci<m:bci` or legacy `m:bci,m:bci`.

@@ -7,6 +7,9 @@
 
 use iprof::{Compression, Error, Profile};
 
+#[global_allocator]
+static ALLOC: testkit::Counting = testkit::Counting;
+
 const PAIRS: [(&str, &str); 2] = [
     (
         "tests/data/tommyettinger-assorted-benchmarks_ccb36f2_v0.4.0.extract.iprof.xz",
