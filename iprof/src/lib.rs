@@ -33,6 +33,10 @@
 //! let json = profile.to_json();
 //! assert_eq!(iprof::Profile::parse(&json)?, profile);
 //!
+//! // Keys this crate does not know (a newer GraalVM's) are kept and written back.
+//! let newer = r#"{"version":"1.2.0","types":[],"methods":[],"callCountProfiles":[{"ctx":"1:0","records":[5],"weight":0.5}],"tier":2}"#;
+//! assert_eq!(iprof::Profile::parse(newer)?.to_json(), newer);
+//!
 //! // Errors say where: line and column.
 //! let err = iprof::Profile::parse("{\"version\":\"1.0.0\",\n\"types\":[{\"id\":1,").unwrap_err();
 //! assert_eq!(err.to_string(), "2:18: unexpected end of input (truncated file?), expected a key");

@@ -20,12 +20,12 @@ impl Profile<'_> {
     /// The profile as `.iprof` JSON text.
     pub fn to_json(&self) -> String {
         let mut out = String::new();
-        self.write_json(&mut out);
+        self.write(&mut out);
         out
     }
 
     /// Appends the profile as `.iprof` JSON text to `out`.
-    pub fn write_json(&self, out: &mut String) {
+    pub fn write(&self, out: &mut String) {
         // Each key once, in the first place it appears. A flag per key instead of a search of
         // the keys so far: a file may have any number of unknown keys.
         let mut keys: Vec<TopLevelKey> = Vec::with_capacity(16);

@@ -116,7 +116,7 @@ fn root<'a>(cur: &mut Cursor<'a>) -> Result<Profile<'a>, Error> {
             TopLevelKey::Version => version = Some(cur.string()?),
             TopLevelKey::Types => types = Some(metadata::type_list(cur, &mut profile.layout)?),
             TopLevelKey::Methods => {
-                methods = Some(metadata::method_list(cur, &mut profile.layout)?)
+                methods = Some(metadata::method_list(cur, &mut profile.layout)?);
             }
             TopLevelKey::Section(Section::Monitor) if legacy => {
                 profile.monitor_profiles = Some(crate::legacy::monitors_profile(cur)?);
