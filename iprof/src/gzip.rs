@@ -88,11 +88,13 @@ fn member(input: &[u8], start: usize, out: &mut Vec<u8>, limit: usize) -> Result
 
 /// The member header at `start` (RFC 1952 section 2.3); returns the offset of the deflate data.
 fn header(input: &[u8], start: usize) -> Result<usize> {
+    // Past the end, the header is truncated where the input ends (an FEXTRA length may point
+    // far beyond it).
     let byte = |i: usize| {
         input
             .get(i)
             .copied()
-            .ok_or_else(|| gz("truncated gzip header", i))
+            .ok_or_else(|| gz("truncated gzip header", input.len()))
     };
     if byte(start)? != MAGIC[0] || byte(start + 1)? != MAGIC[1] {
         return Err(gz("expected the gzip magic 1f 8b", start));

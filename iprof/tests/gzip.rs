@@ -123,6 +123,31 @@ fn back_references_stay_inside_their_member() {
     assert_eq!(iprof::gzip::decompress(&gz[..22], 1 << 20).unwrap(), b"ab");
 }
 
+/// Found by the `iprof_gzip` fuzz target: a header whose FEXTRA length reaches past the end of
+/// the input (then FNAME is looked for there) reported an offset beyond the input.
+#[test]
+fn header_errors_stay_inside_the_input() {
+    let gz = read("tests/data/fuzz-iprof_gzip-fextra-past-the-end.gz");
+    let err = iprof::gzip::decompress(&gz, 1 << 20).unwrap_err();
+    assert_eq!(
+        err,
+        Error::Gzip {
+            what: "truncated gzip header",
+            offset: gz.len()
+        }
+    );
+    // Every cut of a header with FEXTRA, FNAME and FCOMMENT: the offset is at most the length.
+    let header = [
+        0x1f, 0x8b, 8, 0x1c, 0, 0, 0, 0, 0, 0xff, 3, 0, b'x', b'y', b'z', b'n', 0, b'c', 0,
+    ];
+    for cut in 0..header.len() {
+        match iprof::gzip::decompress(&header[..cut], 1 << 20).unwrap_err() {
+            Error::Gzip { offset, .. } => assert!(offset <= cut, "cut {cut}: {offset}"),
+            e => panic!("{e:?}"),
+        }
+    }
+}
+
 fn hex(text: &str) -> Vec<u8> {
     (0..text.len())
         .step_by(2)
