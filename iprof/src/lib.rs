@@ -67,11 +67,14 @@ pub mod xz;
 
 use std::borrow::Cow;
 
+/// The call-context crate whose types this crate's contexts and errors use.
+pub use callctx;
 pub use callctx::{Context, ContextBuf, Frame};
 pub use error::{Error, Position, Result};
 pub use merge::{MergeOptions, merge};
 pub use model::{
-    Ctx, Extra, Layout, Method, Profile, ProfileEntry, RawJson, Section, TopLevelKey, Type,
+    Ctx, Extra, ExtraMember, Layout, Method, Profile, ProfileEntry, RawJson, Section, TopLevelKey,
+    Type,
 };
 pub use names::Names;
 pub use profiles::{Branch, TypeCount};
