@@ -22,8 +22,8 @@ fn parse(c: &mut Criterion) {
         let bytes = std::fs::read(benches::repo_root().join(path)).expect("fixture");
         let mut group = c.benchmark_group(format!("iprof_parse/{name}"));
         group.throughput(Throughput::Bytes(bytes.len() as u64));
-        group.bench_function("iprof::Profile::from_slice", |b| {
-            b.iter(|| iprof::Profile::from_slice(black_box(&bytes)).unwrap());
+        group.bench_function("iprof::Profile::parse", |b| {
+            b.iter(|| iprof::Profile::parse(black_box(&bytes)).unwrap());
         });
         group.bench_function("serde_json::Value", |b| {
             b.iter(|| serde_json::from_slice::<serde_json::Value>(black_box(&bytes)).unwrap());
@@ -35,7 +35,7 @@ fn parse(c: &mut Criterion) {
 fn operations(c: &mut Criterion) {
     let (_, path) = FILES[0];
     let bytes = std::fs::read(benches::repo_root().join(path)).expect("fixture");
-    let profile = iprof::Profile::from_slice(&bytes).unwrap();
+    let profile = iprof::Profile::parse(&bytes).unwrap();
     let mut group = c.benchmark_group("iprof_ops/v0.4.0");
     group.throughput(Throughput::Bytes(bytes.len() as u64));
     group.bench_function("to_json", |b| b.iter(|| black_box(&profile).to_json()));

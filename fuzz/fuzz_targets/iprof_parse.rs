@@ -1,17 +1,19 @@
-//! Any bytes (gzip ones are inflated first): the reader returns `Ok` or `Err`, never panics; whatever it reads survives
-//! validation, naming, folding, merging, and writes back to a profile that reads the same.
+//! Any bytes (gzip and xz ones are decompressed first): the reader returns `Ok` or `Err`, never
+//! panics; whatever it reads survives validation, naming, folding, merging, and writes back to a
+//! profile that reads the same.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    if iprof::is_gzip(data) {
-        // gzip input: inflate (bounded), then read what came out.
-        if let Ok(json) = iprof::gzip::decompress(data, 1 << 20) {
-            let _ = iprof::Profile::from_slice(&json);
+    if iprof::Compression::detect(data) != iprof::Compression::None {
+        // Compressed input: decompress (bounded), then read what came out.
+        if let Ok(json) = iprof::decompress(data, 1 << 20) {
+            assert!(json.len() <= 1 << 20);
+            let _ = iprof::Profile::parse(&*json);
         }
         return;
     }
-    let Ok(profile) = iprof::Profile::from_slice(data) else {
+    let Ok(profile) = iprof::Profile::parse(data) else {
         return;
     };
     let report = profile.validate();

@@ -23,6 +23,7 @@ fuzz_target!(|input: Input| {
         .map(|(id, name)| iprof::Type {
             id,
             name: Cow::Owned(name),
+            extra: iprof::Extra::default(),
         })
         .collect();
     p.methods = input
@@ -32,6 +33,7 @@ fuzz_target!(|input: Input| {
             id,
             name: Cow::Owned(name),
             signature,
+            extra: iprof::Extra::default(),
         })
         .collect();
     for (section, entries) in iprof::Section::ALL.into_iter().zip(input.sections) {
@@ -42,10 +44,10 @@ fuzz_target!(|input: Input| {
                     let frames = std::iter::once(first)
                         .chain(rest)
                         .map(|(m, b)| iprof::Frame::new(m, b));
-                    iprof::ProfileEntry {
-                        ctx: iprof::Ctx::from_frames(frames).expect("one frame"),
+                    iprof::ProfileEntry::new(
+                        iprof::Ctx::from_frames(frames).expect("one frame"),
                         records,
-                    }
+                    )
                 })
                 .collect()
         });

@@ -1,19 +1,33 @@
-//! `iprof-stats FILE [--top N]`: one JSON object of entry counts, total calls, deepest context
+//! `iprof-stats [--top N] FILE`: one JSON object of entry counts, total calls, deepest context
 //! and validation findings for an `.iprof` file; `--top N` adds the N hottest methods by call
-//! count, with resolved names. gzip input is inflated first. Malformed input: exit code 1 and
-//! `FILE:line:column: message`.
-#![allow(
-    clippy::print_stdout,
-    clippy::print_stderr,
-    clippy::unwrap_used,
-    clippy::expect_used
-)]
+//! count, with resolved names. gzip and xz input is decompressed first. Run with `--help` for
+//! the exit statuses.
+#![allow(clippy::print_stdout, clippy::print_stderr)]
 
 use std::collections::{BTreeMap, HashMap};
+use std::io::{self, Write};
 use std::process::ExitCode;
 
 use iprof::{Profile, Section};
 use serde::Serialize;
+
+const USAGE: &str = "\
+usage: iprof-stats [--top N] FILE
+
+Prints one JSON object describing the GraalVM PGO profile FILE (.iprof, also gzip- or
+xz-compressed): its version, how many entries each section has, the total call count, the
+deepest context, and how many validation issues of each kind it has.
+
+options:
+  --top N        also list the N methods with the most calls, with their names
+  -h, --help     print this help and exit
+  --version      print the version and exit
+
+exit status: 0 success, 1 unreadable file or input that is not a valid profile
+(the message gives line:column), 2 wrong usage.";
+
+/// The most bytes a compressed profile may inflate to.
+const DECOMPRESSED_LIMIT: usize = 1 << 30;
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -43,53 +57,75 @@ struct Hot {
     calls: i64,
 }
 
-fn usage() -> ExitCode {
-    eprintln!("usage: iprof-stats FILE [--top N]");
-    ExitCode::from(2)
+struct Args {
+    path: String,
+    top: Option<usize>,
+}
+
+/// What the command line asks for: a run, or help/version (already printed).
+enum Parsed {
+    Run(Args),
+    Done,
+}
+
+fn parse_args() -> Result<Parsed, lexopt::Error> {
+    use lexopt::prelude::*;
+    let mut parser = lexopt::Parser::from_env();
+    let (mut path, mut top) = (None, None);
+    while let Some(arg) = parser.next()? {
+        match arg {
+            Short('h') | Long("help") => {
+                println!("{USAGE}");
+                return Ok(Parsed::Done);
+            }
+            Long("version") => {
+                println!("iprof-stats {}", env!("CARGO_PKG_VERSION"));
+                return Ok(Parsed::Done);
+            }
+            Long("top") => top = Some(parser.value()?.parse()?),
+            Value(v) if path.is_none() => path = Some(v.string()?),
+            _ => return Err(arg.unexpected()),
+        }
+    }
+    let path = path.ok_or("missing FILE")?;
+    Ok(Parsed::Run(Args { path, top }))
 }
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let mut path = None;
-    let mut top = None;
-    let mut it = args.iter();
-    while let Some(arg) = it.next() {
-        match arg.as_str() {
-            "--top" => match it.next().and_then(|n| n.parse::<usize>().ok()) {
-                Some(n) => top = Some(n),
-                None => return usage(),
-            },
-            _ if path.is_none() => path = Some(arg.clone()),
-            _ => return usage(),
+    let args = match parse_args() {
+        Ok(Parsed::Run(args)) => args,
+        Ok(Parsed::Done) => return ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}\n\n{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    let path = &args.path;
+    let json = match stats_json(&args) {
+        Ok(json) => json,
+        Err(reason) => {
+            eprintln!("error: {path}: {reason}");
+            return ExitCode::from(1);
+        }
+    };
+    // The whole document is built before anything is written; a reader that closes the pipe
+    // early (`| head -1`) ends the program quietly.
+    let mut out = io::BufWriter::new(io::stdout().lock());
+    match writeln!(out, "{json}").and_then(|()| out.flush()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: writing the output: {e}");
+            ExitCode::from(1)
         }
     }
-    let Some(path) = path else { return usage() };
-    let bytes = match std::fs::read(&path) {
-        Ok(b) => b,
-        Err(e) => {
-            eprintln!("{path}: {e}");
-            return ExitCode::from(1);
-        }
-    };
-    // gzip-compressed profiles (which `--pgo` accepts) are inflated first, up to 1 GiB.
-    let bytes = if iprof::is_gzip(&bytes) {
-        match iprof::gzip::decompress(&bytes, 1 << 30) {
-            Ok(json) => json,
-            Err(e) => {
-                eprintln!("{path}: {e}");
-                return ExitCode::from(1);
-            }
-        }
-    } else {
-        bytes
-    };
-    let profile = match Profile::from_slice(&bytes) {
-        Ok(p) => p,
-        Err(e) => {
-            eprintln!("{path}:{e}");
-            return ExitCode::from(1);
-        }
-    };
+}
+
+/// The statistics of the file as pretty-printed JSON, or why they could not be computed.
+fn stats_json(args: &Args) -> Result<String, String> {
+    let bytes = std::fs::read(&args.path).map_err(|e| e.to_string())?;
+    let json = iprof::decompress(&bytes, DECOMPRESSED_LIMIT).map_err(|e| e.to_string())?;
+    let profile = Profile::parse(&*json).map_err(|e| e.to_string())?;
     let report = profile.validate();
     let stats = Stats {
         version: profile.version.to_string(),
@@ -103,14 +139,14 @@ fn main() -> ExitCode {
         instanceof_profiles: profile.entries(Section::Instanceof).len(),
         total_calls: profile.total_calls(),
         max_context_depth: profile.max_context_depth(),
-        validation: report.all_counts(),
-        top: top.map(|n| hottest(&profile, n)),
+        validation: report
+            .all_counts()
+            .into_iter()
+            .map(|(kind, n)| (kind.name(), n))
+            .collect(),
+        top: args.top.map(|n| hottest(&profile, n)),
     };
-    println!(
-        "{}",
-        serde_json::to_string_pretty(&stats).expect("serializable")
-    );
-    ExitCode::SUCCESS
+    serde_json::to_string_pretty(&stats).map_err(|e| e.to_string())
 }
 
 /// The `n` methods with the most calls, summed over every context they were counted in.

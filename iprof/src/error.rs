@@ -1,5 +1,5 @@
-//! The one error type of the reader: what was expected, what was found, and where
-//! (1-based line and column, plus the byte offset).
+//! The one error type of the crate: what was expected, what was found, and where (1-based line
+//! and column plus the byte offset in the JSON text, or the byte offset in compressed input).
 
 use std::fmt;
 
@@ -7,7 +7,8 @@ use std::fmt;
 ///
 /// Columns count bytes from the start of the line (the real files are ASCII, where bytes
 /// and characters coincide).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Position {
     /// Byte offset from the start of the input.
     pub offset: usize,
@@ -41,12 +42,18 @@ impl fmt::Display for Position {
     }
 }
 
-/// Why an `.iprof` file could not be read.
+/// The result of this crate's operations.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// Why an `.iprof` file could not be read (or a typed view could not be taken).
 ///
-/// Every variant carries the [`Position`] of the offending input; the `Display` form starts
-/// with `line:column`. Schema problems that real files exhibit (dangling ids, wrong record
-/// arities, negative counts, …) are *not* errors: see [`crate::validate`].
+/// The JSON variants carry the [`Position`] of the offending input and their `Display` form
+/// starts with `line:column`; [`Error::Gzip`] and [`Error::Xz`] give the byte offset in the
+/// compressed input. Schema problems that real files exhibit (dangling ids, wrong record
+/// arities, negative counts, …) are *not* read errors: see [`crate::validate`]; a typed view
+/// of an entry with the wrong arity is [`Error::Arity`].
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum Error {
     /// The JSON grammar or the `.iprof` layout wanted something else here.
     #[error("{at}: expected {expected}, found {found}")]
@@ -128,11 +135,10 @@ pub enum Error {
         /// Where the limit was exceeded.
         at: Position,
     },
-    /// The input is compressed: gzip can be inflated with [`crate::gzip::decompress`] first;
-    /// xz is not supported.
+    /// The input is gzip- or xz-compressed: decompress it first with [`crate::decompress`].
     #[error(
         "1:1: the input is {format}-compressed (magic bytes {magic}); decompress it first \
-         (iprof::gzip::decompress inflates gzip, which GraalVM's --pgo accepts)"
+         (iprof::decompress, with the crate's `{format}` feature)"
     )]
     Compressed {
         /// `gzip` or `xz`.
@@ -140,7 +146,8 @@ pub enum Error {
         /// The magic bytes found, in hex.
         magic: &'static str,
     },
-    /// Invalid or truncated gzip data (see [`crate::gzip`]).
+    /// Invalid or truncated gzip data, or more output than the caller allows (see
+    /// [`crate::gzip`]).
     #[error("byte {offset} of the gzip data: {what}")]
     Gzip {
         /// What is wrong.
@@ -148,11 +155,36 @@ pub enum Error {
         /// The byte offset in the compressed input.
         offset: usize,
     },
+    /// Invalid or truncated xz data, or more output than the caller allows (see
+    /// [`crate::xz`]).
+    #[error("byte {offset} of the xz data: {what}")]
+    Xz {
+        /// What is wrong.
+        what: &'static str,
+        /// How far into the compressed input the decoder had read.
+        offset: usize,
+    },
+    /// The input is compressed in a format whose cargo feature is off.
+    #[error(
+        "1:1: the input is {format}-compressed, and this build of iprof has no `{format}` feature"
+    )]
+    Unsupported {
+        /// `gzip` or `xz`.
+        format: &'static str,
+    },
+    /// A typed view of an entry whose `records` do not have the shape its section requires.
+    #[error("{section} records hold {len} integers, expected {}", crate::profiles::expected(*section))]
+    Arity {
+        /// The section of the entry.
+        section: crate::model::Section,
+        /// How many integers `records` holds.
+        len: usize,
+    },
 }
 
 impl Error {
-    /// Where the error is (`None` for [`Error::Compressed`], which concerns the whole input,
-    /// and for [`Error::Gzip`], which has a byte offset in the compressed data).
+    /// Where the error is in the JSON text (`None` for errors about compressed input, which
+    /// carry a byte offset in it, and for [`Error::Arity`]).
     pub fn position(&self) -> Option<Position> {
         match self {
             Error::Unexpected { at, .. }
@@ -164,7 +196,11 @@ impl Error {
             | Error::MissingKey { at, .. }
             | Error::DuplicateKey { at, .. }
             | Error::TooDeep { at, .. } => Some(*at),
-            Error::Compressed { .. } | Error::Gzip { .. } => None,
+            Error::Compressed { .. }
+            | Error::Gzip { .. }
+            | Error::Xz { .. }
+            | Error::Unsupported { .. }
+            | Error::Arity { .. } => None,
         }
     }
 

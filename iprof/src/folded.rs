@@ -21,6 +21,7 @@ pub const FRAME_NAME_LIMIT: usize = 2048;
 
 /// How frames are named in folded output.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub enum FrameNames {
     /// `Fib.fibonacci()`.
     #[default]

@@ -41,10 +41,13 @@ pub fn monitor_entry(records: Vec<i64>) -> ProfileEntry<'static> {
     let ctx = Ctx::Owned(callctx::ContextBuf::from_frames([callctx::Frame::new(
         0, 0,
     )]));
-    ProfileEntry { ctx, records }
+    ProfileEntry::new(ctx, records)
 }
 
 /// Reads the 0.2.0 `monitorsProfile` object into the entries of `monitorProfiles`.
 pub(crate) fn monitors_profile<'a>(cur: &mut Cursor<'a>) -> Result<Vec<ProfileEntry<'a>>, Error> {
-    Ok(vec![monitor_entry(records_object(cur)?)])
+    let (records, extra) = records_object(cur)?;
+    let mut entry = monitor_entry(records);
+    entry.extra = extra;
+    Ok(vec![entry])
 }

@@ -6,8 +6,8 @@
 //! borrowing names and contexts from the input; checks it against the schema
 //! ([`Profile::validate`]); resolves ids to names ([`Names`]); writes it back in GraalVM's
 //! layout ([`Profile::to_json`]); merges profiles of several runs ([`merge()`]) and folds
-//! sampled stacks for flame graphs ([`folded`]); gzip-compressed profiles inflate with
-//! [`gzip::decompress`]. It does no I/O.
+//! sampled stacks for flame graphs ([`folded`]); gzip- and xz-compressed profiles are
+//! decompressed by [`decompress`] (features `gzip`, `xz`). It does no I/O.
 //!
 //! ```
 //! let text = r#"{"version":"1.0.0",
@@ -33,6 +33,10 @@
 //! let json = profile.to_json();
 //! assert_eq!(iprof::Profile::parse(&json)?, profile);
 //!
+//! // Keys this crate does not know (a newer GraalVM's) are kept and written back.
+//! let newer = r#"{"version":"1.2.0","types":[],"methods":[],"callCountProfiles":[{"ctx":"1:0","records":[5],"weight":0.5}],"tier":2}"#;
+//! assert_eq!(iprof::Profile::parse(newer)?.to_json(), newer);
+//!
 //! // Errors say where: line and column.
 //! let err = iprof::Profile::parse("{\"version\":\"1.0.0\",\n\"types\":[{\"id\":1,").unwrap_err();
 //! assert_eq!(err.to_string(), "2:18: unexpected end of input (truncated file?), expected a key");
@@ -48,6 +52,7 @@
 
 pub mod error;
 pub mod folded;
+#[cfg(feature = "gzip")]
 pub mod gzip;
 pub mod legacy;
 pub mod merge;
@@ -57,36 +62,95 @@ pub mod profiles;
 mod read;
 pub mod validate;
 pub mod write;
+#[cfg(feature = "xz")]
+pub mod xz;
 
+use std::borrow::Cow;
+
+/// The call-context crate whose types this crate's contexts and errors use.
+pub use callctx;
 pub use callctx::{Context, ContextBuf, Frame};
-pub use error::{Error, Position};
+pub use error::{Error, Position, Result};
 pub use merge::{MergeOptions, merge};
-pub use model::{Ctx, Layout, Method, Profile, ProfileEntry, RawJson, Section, TopLevelKey, Type};
+pub use model::{
+    Ctx, Extra, ExtraMember, Layout, Method, Profile, ProfileEntry, RawJson, Section, TopLevelKey,
+    Type,
+};
 pub use names::Names;
-pub use profiles::{ArityError, Branch, TypeCount};
+pub use profiles::{Branch, TypeCount};
 pub use validate::{Issue, IssueKind, Report};
 
 impl<'a> Profile<'a> {
-    /// Reads an `.iprof` file from text, borrowing names and contexts from it.
+    /// Reads an `.iprof` file (JSON text, as `&str`, `&[u8]`, `&String` or `&Vec<u8>`),
+    /// borrowing names and contexts from it.
     ///
-    /// Accepts any key order, keeps unknown top-level keys, and reads the 0.2.0 layout into
-    /// the same model. Fails only on input that is not JSON or not shaped like a profile;
-    /// schema violations are left to [`Profile::validate`].
-    pub fn parse(text: &'a str) -> Result<Self, Error> {
-        read::parse_str(text)
+    /// Accepts any key order, keeps unknown keys (top level and inside entries) so that
+    /// [`Profile::to_json`] writes them back, and reads the 0.2.0 layout into the same model.
+    /// Fails only on input that is not JSON or not shaped like a profile, saying where
+    /// (`line:column`); schema violations are left to [`Profile::validate`]. Compressed input
+    /// is refused with [`Error::Compressed`]: decompress it first with [`decompress`].
+    pub fn parse<T: AsRef<[u8]> + ?Sized>(input: &'a T) -> Result<Self> {
+        read::parse_bytes(input.as_ref())
     }
+}
 
-    /// Reads an `.iprof` file from bytes: like [`Profile::parse`], and says so clearly when
-    /// the bytes are gzip or xz compressed or not UTF-8.
-    pub fn from_slice(bytes: &'a [u8]) -> Result<Self, Error> {
-        read::parse_bytes(bytes)
+/// How an `.iprof` file's bytes are compressed, by their magic bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Compression {
+    /// Not compressed (JSON text, or something else).
+    None,
+    /// gzip (`1f 8b`), which GraalVM's `--pgo` accepts.
+    Gzip,
+    /// xz (`fd 37 7a 58 5a 00`).
+    Xz,
+}
+
+impl Compression {
+    /// The compression of `bytes`, by their first bytes.
+    pub fn detect(bytes: &[u8]) -> Compression {
+        if bytes.starts_with(&[0x1f, 0x8b]) {
+            Compression::Gzip
+        } else if bytes.starts_with(&[0xfd, b'7', b'z', b'X', b'Z', 0]) {
+            Compression::Xz
+        } else {
+            Compression::None
+        }
+    }
+}
+
+/// The JSON text of an `.iprof` file that may be gzip- or xz-compressed: `bytes` themselves
+/// when they are not compressed, else the decompressed data, of at most `limit` bytes.
+///
+/// ```
+/// let bytes = br#"{"version":"1.0.0","types":[],"methods":[]}"#;
+/// let json = iprof::decompress(bytes, 1 << 30)?; // not compressed: borrowed as is
+/// assert_eq!(iprof::Profile::parse(&*json)?.version, "1.0.0");
+/// # Ok::<(), iprof::Error>(())
+/// ```
+///
+/// Fails with [`Error::Gzip`] or [`Error::Xz`] (with the byte offset in `bytes`) on damaged or
+/// truncated data and on output past `limit`, and with [`Error::Unsupported`] when the
+/// format's cargo feature (`gzip`, `xz`) is off.
+pub fn decompress(bytes: &[u8], limit: usize) -> Result<Cow<'_, [u8]>> {
+    let _ = limit;
+    match Compression::detect(bytes) {
+        Compression::None => Ok(Cow::Borrowed(bytes)),
+        #[cfg(feature = "gzip")]
+        Compression::Gzip => gzip::decompress(bytes, limit).map(Cow::Owned),
+        #[cfg(not(feature = "gzip"))]
+        Compression::Gzip => Err(Error::Unsupported { format: "gzip" }),
+        #[cfg(feature = "xz")]
+        Compression::Xz => xz::decompress(bytes, limit).map(Cow::Owned),
+        #[cfg(not(feature = "xz"))]
+        Compression::Xz => Err(Error::Unsupported { format: "xz" }),
     }
 }
 
 /// True when `bytes` start with the gzip magic `1f 8b` (GraalVM's `--pgo` accepts
-/// gzip-compressed profiles; inflate them with [`gzip::decompress`] before reading).
+/// gzip-compressed profiles; [`decompress`] inflates them).
 pub fn is_gzip(bytes: &[u8]) -> bool {
-    bytes.starts_with(&[0x1f, 0x8b])
+    Compression::detect(bytes) == Compression::Gzip
 }
 
 /// The README's examples, compiled and run as doc tests.

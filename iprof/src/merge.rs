@@ -13,7 +13,7 @@
 //! Ids that resolve to nothing in their file (stubbed metadata, dangling references) cannot
 //! be matched by name: they are kept as they are and assumed to mean the same in every input
 //! (true for several runs of one build). Unknown top-level keys are kept from the first input
-//! that has them.
+//! that has them; unknown members inside types, methods and entries are not merged.
 
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
@@ -22,7 +22,7 @@ use callctx::{ContextBuf, Frame};
 use indexmap::IndexMap;
 
 use crate::model::{
-    Ctx, Layout, Method, Profile, ProfileEntry, RawJson, Section, TopLevelKey, Type,
+    Ctx, Extra, Layout, Method, Profile, ProfileEntry, RawJson, Section, TopLevelKey, Type,
 };
 
 /// Options of [`merge`].
@@ -277,6 +277,7 @@ impl Merger {
                 TypeKey::Named(name) => Some(Type {
                     id,
                     name: Cow::Owned(name.clone()),
+                    extra: Extra::default(),
                 }),
                 TypeKey::Raw(_) => None,
             })
@@ -290,6 +291,7 @@ impl Merger {
                     id,
                     name: Cow::Owned(name.clone()),
                     signature: signature.clone(),
+                    extra: Extra::default(),
                 }),
                 MethodKey::Raw(_) => None,
             })
@@ -316,10 +318,7 @@ impl Merger {
                         records.extend_from_slice(key.as_slice());
                         records.push(count);
                     }
-                    ProfileEntry {
-                        ctx: Ctx::Owned(ctx),
-                        records,
-                    }
+                    ProfileEntry::new(Ctx::Owned(ctx), records)
                 })
                 .collect();
             *profile.section_mut(section) = Some(out);

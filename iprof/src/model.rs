@@ -11,47 +11,47 @@ use std::fmt;
 use std::hash::{Hash, Hasher};
 
 use callctx::{Context, ContextBuf, Frame};
-use serde::{Deserialize, Serialize};
 
 /// A whole `.iprof` file: the root JSON object.
 ///
 /// Optional sections are `None` when the file does not have the key at all, and
 /// `Some(vec![])` when it has an empty array, so that writing reproduces the file.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
 pub struct Profile<'a> {
     /// `version`: `major.minor.patch` (`1.0.0`, `1.1.0`, or legacy `0.4.0`, `0.2.0`).
-    #[serde(borrow)]
+    #[cfg_attr(feature = "serde", serde(borrow))]
     pub version: Cow<'a, str>,
     /// `types`: every type the profile refers to.
-    #[serde(borrow)]
+    #[cfg_attr(feature = "serde", serde(borrow))]
     pub types: Vec<Type<'a>>,
     /// `methods`: every method the profile refers to.
-    #[serde(borrow)]
+    #[cfg_attr(feature = "serde", serde(borrow))]
     pub methods: Vec<Method<'a>>,
     /// `callCountProfiles` (legacy `hotnessPoints`): executions per context, one count each.
-    #[serde(borrow)]
+    #[cfg_attr(feature = "serde", serde(borrow))]
     pub call_count_profiles: Option<Vec<ProfileEntry<'a>>>,
     /// `conditionalProfiles` (legacy `conditionalPoints`): branch triplets
     /// `(target bci, branch index, count)`.
-    #[serde(borrow)]
+    #[cfg_attr(feature = "serde", serde(borrow))]
     pub conditional_profiles: Option<Vec<ProfileEntry<'a>>>,
     /// `virtualInvokeProfiles` (legacy `invokePoints`): `(receiver type id, count)` pairs.
-    #[serde(borrow)]
+    #[cfg_attr(feature = "serde", serde(borrow))]
     pub virtual_invoke_profiles: Option<Vec<ProfileEntry<'a>>>,
     /// `monitorProfiles` (legacy `monitorsProfile`): one entry with the dummy context `0:0`
     /// and `(type id, count)` pairs.
-    #[serde(borrow)]
+    #[cfg_attr(feature = "serde", serde(borrow))]
     pub monitor_profiles: Option<Vec<ProfileEntry<'a>>>,
     /// `samplingProfiles`: whole sampled stacks, one count each.
-    #[serde(borrow)]
+    #[cfg_attr(feature = "serde", serde(borrow))]
     pub sampling_profiles: Option<Vec<ProfileEntry<'a>>>,
     /// `instanceofProfiles` (schema 1.1.0): `(type id, count)` pairs seen at an `instanceof`.
-    #[serde(borrow)]
+    #[cfg_attr(feature = "serde", serde(borrow))]
     pub instanceof_profiles: Option<Vec<ProfileEntry<'a>>>,
     /// Top-level keys this crate does not know (newer minor versions, forks such as
     /// `ceConditionalProfilesV2`), in file order, with their raw JSON values.
-    #[serde(borrow)]
+    #[cfg_attr(feature = "serde", serde(borrow))]
     pub unknown: Vec<(Cow<'a, str>, RawJson<'a>)>,
     /// Which key names and whitespace style the file used.
     pub layout: Layout,
@@ -60,7 +60,9 @@ pub struct Profile<'a> {
 }
 
 /// The key names and whitespace style of a file.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
 pub enum Layout {
     /// Schema 1.x and 0.4.0: `name`, `ctx`, `callCountProfiles`, …; written compact.
     #[default]
@@ -72,8 +74,10 @@ pub enum Layout {
 }
 
 /// The profile sections that hold `{ctx, records}` entries.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+#[non_exhaustive]
 pub enum Section {
     /// `callCountProfiles`.
     CallCount,
@@ -145,7 +149,9 @@ impl fmt::Display for Section {
 }
 
 /// A top-level key of the root object, for remembering the file's key order.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
 pub enum TopLevelKey {
     /// `version`.
     Version,
@@ -160,26 +166,40 @@ pub enum TopLevelKey {
 }
 
 /// One entry of `types`: a type id and the type's `Class.getName()` name.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Type<'a> {
     /// `id`: unique within one file (sparse, any order; stubbed files use -1).
     pub id: i64,
     /// `name` (legacy `typeName`): e.g. `int`, `java.lang.String`, `[Ljava.lang.String;`.
-    #[serde(borrow)]
+    #[cfg_attr(feature = "serde", serde(borrow))]
     pub name: Cow<'a, str>,
+    /// Members this crate does not know (`id`, `name` come first and second).
+    #[cfg_attr(
+        feature = "serde",
+        serde(borrow, default, skip_serializing_if = "Extra::is_empty")
+    )]
+    pub extra: Extra<'a>,
 }
 
 /// One entry of `methods`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Method<'a> {
     /// `id`: unique within one file; the method ids of contexts refer to it.
     pub id: i64,
     /// `name` (legacy `methodName`): the simple method name (`main`, `<init>`, `lambda$x$0`).
-    #[serde(borrow)]
+    #[cfg_attr(feature = "serde", serde(borrow))]
     pub name: Cow<'a, str>,
     /// `signature`: type ids of the declaring type, the return type, then the parameter
     /// types in order (the receiver is not included).
     pub signature: Vec<i64>,
+    /// Members this crate does not know (`id`, `name`, `signature` come first to third).
+    #[cfg_attr(
+        feature = "serde",
+        serde(borrow, default, skip_serializing_if = "Extra::is_empty")
+    )]
+    pub extra: Extra<'a>,
 }
 
 impl Method<'_> {
@@ -204,6 +224,7 @@ impl Method<'_> {
             id: self.id,
             name: Cow::Owned(self.name.into_owned()),
             signature: self.signature,
+            extra: self.extra.into_owned(),
         }
     }
 }
@@ -214,6 +235,7 @@ impl Type<'_> {
         Type {
             id: self.id,
             name: Cow::Owned(self.name.into_owned()),
+            extra: self.extra.into_owned(),
         }
     }
 }
@@ -222,14 +244,32 @@ impl Type<'_> {
 ///
 /// `records` is kept as the file has it; [`crate::profiles`] gives typed views that check the
 /// arity of the section.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ProfileEntry<'a> {
     /// `ctx` (legacy `methodBciList`): the partial call context, innermost frame first.
-    #[serde(borrow)]
+    #[cfg_attr(feature = "serde", serde(borrow))]
     pub ctx: Ctx<'a>,
     /// `records`: the section's integers (counts exceed 2^32; conditional target bcis can be
     /// negative).
     pub records: Vec<i64>,
+    /// Members this crate does not know (`ctx`, `records` come first and second).
+    #[cfg_attr(
+        feature = "serde",
+        serde(borrow, default, skip_serializing_if = "Extra::is_empty")
+    )]
+    pub extra: Extra<'a>,
+}
+
+impl<'a> ProfileEntry<'a> {
+    /// An entry of `ctx` and `records`, without unknown members.
+    pub fn new(ctx: Ctx<'a>, records: Vec<i64>) -> Self {
+        ProfileEntry {
+            ctx,
+            records,
+            extra: Extra::default(),
+        }
+    }
 }
 
 impl ProfileEntry<'_> {
@@ -238,6 +278,7 @@ impl ProfileEntry<'_> {
         ProfileEntry {
             ctx: self.ctx.into_owned(),
             records: self.records,
+            extra: self.extra.into_owned(),
         }
     }
 }
@@ -368,13 +409,15 @@ impl fmt::Display for Ctx<'_> {
     }
 }
 
-impl Serialize for Ctx<'_> {
+#[cfg(feature = "serde")]
+impl serde::Serialize for Ctx<'_> {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.collect_str(self)
     }
 }
 
-impl<'de: 'a, 'a> Deserialize<'de> for Ctx<'a> {
+#[cfg(feature = "serde")]
+impl<'de: 'a, 'a> serde::Deserialize<'de> for Ctx<'a> {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         struct CtxVisitor;
         impl<'de> serde::de::Visitor<'de> for CtxVisitor {
@@ -429,8 +472,9 @@ impl DoubleEndedIterator for CtxFrames<'_> {
 /// value), written back as it was (without the insignificant whitespace).
 ///
 /// Equality ignores whitespace outside strings.
-#[derive(Debug, Clone, Eq, Serialize, Deserialize)]
-pub struct RawJson<'a>(#[serde(borrow)] pub Cow<'a, str>);
+#[derive(Debug, Clone, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct RawJson<'a>(#[cfg_attr(feature = "serde", serde(borrow))] pub Cow<'a, str>);
 
 impl RawJson<'_> {
     /// The JSON text.
@@ -477,6 +521,78 @@ pub(crate) fn minify_into(json: &str, out: &mut String) {
 impl PartialEq for RawJson<'_> {
     fn eq(&self, other: &Self) -> bool {
         self.0 == other.0 || self.minified() == other.minified()
+    }
+}
+
+impl Hash for RawJson<'_> {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.minified().hash(state);
+    }
+}
+
+/// The members of an object (a type, a method, a profile entry) that this crate does not
+/// know, in file order, each with the number of known members before it, so that the writer
+/// puts it back where it was. Empty (and allocation-free) for the objects of current GraalVM
+/// files.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+// A boxed Vec: 8 bytes in every type, method and entry instead of 24, for members that
+// current files never have.
+#[allow(clippy::box_collection)]
+pub struct Extra<'a>(
+    #[cfg_attr(feature = "serde", serde(borrow))] Option<Box<Vec<ExtraMember<'a>>>>,
+);
+
+/// One unknown member of an object (see [`Extra`]).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct ExtraMember<'a> {
+    /// How many of the object's known members come before it in the file (0: first).
+    pub after: usize,
+    /// The key.
+    #[cfg_attr(feature = "serde", serde(borrow))]
+    pub key: Cow<'a, str>,
+    /// The value, as JSON text.
+    #[cfg_attr(feature = "serde", serde(borrow))]
+    pub value: RawJson<'a>,
+}
+
+impl<'a> Extra<'a> {
+    /// True when the object had no unknown members.
+    pub fn is_empty(&self) -> bool {
+        self.0.as_ref().is_none_or(|v| v.is_empty())
+    }
+
+    /// The unknown members, in file order.
+    pub fn members(&self) -> &[ExtraMember<'a>] {
+        self.0.as_deref().map_or(&[], Vec::as_slice)
+    }
+
+    /// Appends an unknown member that came after `after` known members.
+    pub fn push(&mut self, after: usize, key: Cow<'a, str>, value: RawJson<'a>) {
+        self.0
+            .get_or_insert_with(Box::default)
+            .push(ExtraMember { after, key, value });
+    }
+
+    /// True when one of the members has this key.
+    pub fn contains_key(&self, key: &str) -> bool {
+        self.members().iter().any(|m| m.key == key)
+    }
+
+    /// The owned form.
+    pub fn into_owned(self) -> Extra<'static> {
+        Extra(self.0.map(|v| {
+            Box::new(
+                v.into_iter()
+                    .map(|m| ExtraMember {
+                        after: m.after,
+                        key: Cow::Owned(m.key.into_owned()),
+                        value: m.value.into_owned(),
+                    })
+                    .collect(),
+            )
+        }))
     }
 }
 

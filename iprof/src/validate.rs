@@ -4,8 +4,6 @@
 
 use std::collections::{BTreeMap, HashSet};
 
-use serde::{Deserialize, Serialize};
-
 use crate::model::{Profile, Section};
 use crate::names::Names;
 use crate::profiles::check_arity;
@@ -16,12 +14,17 @@ pub const KNOWN_VERSIONS: [&str; 4] = ["0.2.0", "0.4.0", "1.0.0", "1.1.0"];
 /// One problem found by [`Profile::validate`].
 ///
 /// `index` fields are positions in the file's arrays (0-based), `section` the profile array.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(
-    tag = "kind",
-    rename_all = "camelCase",
-    rename_all_fields = "camelCase"
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    serde(
+        tag = "kind",
+        rename_all = "camelCase",
+        rename_all_fields = "camelCase"
+    )
 )]
+#[non_exhaustive]
 pub enum Issue {
     /// `version` is not `major.minor.patch`, or not a version this crate knows.
     UnknownVersion {
@@ -155,8 +158,9 @@ pub enum Issue {
 }
 
 /// `types` or `methods`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
 pub enum Table {
     /// The `types` array.
     Types,
@@ -165,9 +169,11 @@ pub enum Table {
 }
 
 /// The kind of an [`Issue`], without its details.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
 #[allow(missing_docs)] // each names the Issue variant of the same name
+#[non_exhaustive]
 pub enum IssueKind {
     UnknownVersion,
     DuplicateTypeId,
@@ -260,7 +266,8 @@ impl Issue {
 }
 
 /// The result of [`Profile::validate`]: every issue, in file order per check.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Report {
     /// The issues found.
     pub issues: Vec<Issue>,
@@ -272,19 +279,19 @@ impl Report {
         self.issues.is_empty()
     }
 
-    /// How many issues of each kind, keyed by [`IssueKind::name`].
-    pub fn counts(&self) -> BTreeMap<&'static str, usize> {
+    /// How many issues of each kind found (names: [`IssueKind::name`]).
+    pub fn counts(&self) -> BTreeMap<IssueKind, usize> {
         let mut counts = BTreeMap::new();
         for issue in &self.issues {
-            *counts.entry(issue.kind().name()).or_insert(0) += 1;
+            *counts.entry(issue.kind()).or_insert(0) += 1;
         }
         counts
     }
 
-    /// How many issues of every kind, zeros included, keyed by [`IssueKind::name`].
-    pub fn all_counts(&self) -> BTreeMap<&'static str, usize> {
-        let mut counts: BTreeMap<&'static str, usize> =
-            IssueKind::ALL.iter().map(|k| (k.name(), 0)).collect();
+    /// How many issues of every kind, zeros included.
+    pub fn all_counts(&self) -> BTreeMap<IssueKind, usize> {
+        let mut counts: BTreeMap<IssueKind, usize> =
+            IssueKind::ALL.iter().map(|&k| (k, 0)).collect();
         counts.extend(self.counts());
         counts
     }

@@ -14,18 +14,18 @@
 
 use std::fmt::Write as _;
 
-use crate::model::{Ctx, Layout, Profile, ProfileEntry, Section, TopLevelKey};
+use crate::model::{Ctx, Extra, Layout, Profile, ProfileEntry, RawJson, Section, TopLevelKey};
 
 impl Profile<'_> {
     /// The profile as `.iprof` JSON text.
     pub fn to_json(&self) -> String {
         let mut out = String::new();
-        self.write_json(&mut out);
+        self.write(&mut out);
         out
     }
 
     /// Appends the profile as `.iprof` JSON text to `out`.
-    pub fn write_json(&self, out: &mut String) {
+    pub fn write(&self, out: &mut String) {
         // Each key once, in the first place it appears. A flag per key instead of a search of
         // the keys so far: a file may have any number of unknown keys.
         let mut keys: Vec<TopLevelKey> = Vec::with_capacity(16);
@@ -63,32 +63,26 @@ impl Profile<'_> {
             match *key {
                 TopLevelKey::Version => w.string(&self.version),
                 TopLevelKey::Types => w.array(&self.types, |w, t| {
-                    w.id_and_name(t.id, "typeName", &t.name);
-                    w.space();
-                    w.out.push('}');
+                    let mut o = w.open(&t.extra);
+                    o.id_and_name(w, t.id, "typeName", &t.name);
+                    o.close(w);
                 }),
                 TopLevelKey::Methods => w.array(&self.methods, |w, m| {
-                    w.id_and_name(m.id, "methodName", &m.name);
-                    w.comma();
-                    w.key("signature");
+                    let mut o = w.open(&m.extra);
+                    o.id_and_name(w, m.id, "methodName", &m.name);
+                    o.member(w, "signature");
                     w.integers(&m.signature);
-                    w.space();
-                    w.out.push('}');
+                    o.close(w);
                 }),
                 TopLevelKey::Section(Section::Monitor) if w.legacy => {
                     // `"monitorsProfile": {\n    "records": [ … ] \n  }`
-                    w.out.push('{');
-                    w.newline(2);
-                    w.key("records");
-                    let records: Vec<i64> = self
-                        .entries(Section::Monitor)
+                    let entries = self.entries(Section::Monitor);
+                    let records: Vec<i64> = entries
                         .iter()
                         .flat_map(|e| e.records.iter().copied())
                         .collect();
-                    w.integers(&records);
-                    w.space();
-                    w.newline(1);
-                    w.out.push('}');
+                    let extra = entries.first().map(|e| &e.extra);
+                    w.monitors_profile(&records, extra);
                 }
                 TopLevelKey::Section(section) => {
                     let legacy_names = w.legacy && section.legacy_key().is_some();
@@ -96,11 +90,7 @@ impl Profile<'_> {
                 }
                 TopLevelKey::Unknown(i) => {
                     if let Some((_, raw)) = self.unknown.get(i) {
-                        if w.legacy {
-                            w.out.push_str(raw.as_str());
-                        } else {
-                            crate::model::minify_into(raw.as_str(), w.out);
-                        }
+                        w.raw(raw);
                     }
                 }
             }
@@ -179,16 +169,55 @@ impl Writer<'_> {
         self.space();
     }
 
-    /// `{"id": <id>, "name": <name>` of a type or method, its name under `legacy_name` in the
-    /// legacy layout.
-    fn id_and_name(&mut self, id: i64, legacy_name: &str, name: &str) {
+    /// Starts an object (`{`, plus a space in the legacy layout) whose unknown members are
+    /// `extra`.
+    fn open<'e, 'a>(&mut self, extra: &'e Extra<'a>) -> Object<'e, 'a> {
         self.out.push('{');
         self.space();
-        self.key("id");
-        self.integer(id);
-        self.comma();
-        self.key(if self.legacy { legacy_name } else { "name" });
-        self.string(name);
+        Object {
+            extra,
+            known: 0,
+            first: true,
+        }
+    }
+
+    /// A raw JSON value: as read in the legacy (pretty-printed) layout, minified in the
+    /// compact one.
+    fn raw(&mut self, raw: &RawJson<'_>) {
+        if self.legacy {
+            self.out.push_str(raw.as_str());
+        } else {
+            crate::model::minify_into(raw.as_str(), self.out);
+        }
+    }
+
+    /// The 0.2.0 `monitorsProfile` object: `{`, each member on its own line, `}`.
+    fn monitors_profile(&mut self, records: &[i64], extra: Option<&Extra<'_>>) {
+        self.out.push('{');
+        let members = extra.map_or(&[][..], Extra::members);
+        let mut first = true;
+        let mut sep = |w: &mut Self| {
+            if !std::mem::take(&mut first) {
+                w.out.push(',');
+            }
+            w.newline(2);
+        };
+        // Known members: the (implicit) context, then `records`.
+        for after in 0..=2 {
+            for m in members.iter().filter(|m| m.after.clamp(1, 2) == after) {
+                sep(self);
+                self.key(&m.key);
+                self.raw(&m.value);
+            }
+            if after == 1 {
+                sep(self);
+                self.key("records");
+                self.integers(records);
+                self.space();
+            }
+        }
+        self.newline(1);
+        self.out.push('}');
     }
 
     fn array<T>(&mut self, items: &[T], mut each: impl FnMut(&mut Self, &T)) {
@@ -209,15 +238,12 @@ impl Writer<'_> {
     }
 
     fn entry(&mut self, e: &ProfileEntry<'_>, legacy_names: bool) {
-        self.out.push('{');
-        self.space();
-        self.key(if legacy_names { "methodBciList" } else { "ctx" });
+        let mut o = self.open(&e.extra);
+        o.member(self, if legacy_names { "methodBciList" } else { "ctx" });
         self.ctx(&e.ctx, legacy_names);
-        self.comma();
-        self.key("records");
+        o.member(self, "records");
         self.integers(&e.records);
-        self.space();
-        self.out.push('}');
+        o.close(self);
     }
 
     fn ctx(&mut self, ctx: &Ctx<'_>, legacy_names: bool) {
@@ -255,6 +281,61 @@ impl Writer<'_> {
 
     fn string(&mut self, s: &str) {
         push_json_string(self.out, s);
+    }
+}
+
+/// An object being written: its known members are written in the writer's order, each
+/// unknown member after as many known members as it followed in the file.
+struct Object<'e, 'a> {
+    extra: &'e Extra<'a>,
+    /// Known members written so far.
+    known: usize,
+    first: bool,
+}
+
+impl Object<'_, '_> {
+    /// The separator before a member.
+    fn separate(&mut self, w: &mut Writer<'_>) {
+        if !std::mem::take(&mut self.first) {
+            w.comma();
+        }
+    }
+
+    /// The unknown members that came after exactly `self.known` known members (`last`: and
+    /// every one after more).
+    fn extras(&mut self, w: &mut Writer<'_>, last: bool) {
+        let known = self.known;
+        for m in self.extra.members() {
+            if m.after == known || (last && m.after > known) {
+                self.separate(w);
+                w.key(&m.key);
+                w.raw(&m.value);
+            }
+        }
+    }
+
+    /// Starts the next known member: unknown members due before it, a separator, its key.
+    fn member(&mut self, w: &mut Writer<'_>, key: &str) {
+        self.extras(w, false);
+        self.separate(w);
+        w.key(key);
+        self.known += 1;
+    }
+
+    /// `"id": <id>, "name": <name>` of a type or method, its name under `legacy_name` in
+    /// the legacy layout.
+    fn id_and_name(&mut self, w: &mut Writer<'_>, id: i64, legacy_name: &str, name: &str) {
+        self.member(w, "id");
+        w.integer(id);
+        self.member(w, if w.legacy { legacy_name } else { "name" });
+        w.string(name);
+    }
+
+    /// The remaining unknown members, then `}` (after a space in the legacy layout).
+    fn close(mut self, w: &mut Writer<'_>) {
+        self.extras(w, true);
+        w.space();
+        w.out.push('}');
     }
 }
 

@@ -141,14 +141,39 @@ fn bad_contexts() {
 
 #[test]
 fn compressed_and_non_utf8_input() {
-    let e = Profile::from_slice(&[0x1f, 0x8b, 8, 0, 0, 0]).unwrap_err();
+    let e = Profile::parse(&[0x1f, 0x8b, 8, 0, 0, 0]).unwrap_err();
     assert!(matches!(e, Error::Compressed { format: "gzip", .. }));
     assert!(e.to_string().contains("gzip-compressed"));
     assert!(iprof::is_gzip(&[0x1f, 0x8b]));
-    let e = Profile::from_slice(b"\xfd7zXZ\x00rest").unwrap_err();
+    let e = Profile::parse(b"\xfd7zXZ\x00rest").unwrap_err();
     assert!(matches!(e, Error::Compressed { format: "xz", .. }));
-    let e = Profile::from_slice(b"{\"version\":\"\xff\"}").unwrap_err();
+    let e = Profile::parse(b"{\"version\":\"\xff\"}").unwrap_err();
     assert_eq!(e.to_string(), "1:13: invalid UTF-8");
+}
+
+/// Without a format's cargo feature, `decompress` says which feature is missing.
+#[test]
+fn decompress_without_the_feature() {
+    let plain = br#"{"version":"1.0.0","types":[],"methods":[]}"#;
+    assert!(matches!(
+        iprof::decompress(plain, 10),
+        Ok(std::borrow::Cow::Borrowed(_))
+    ));
+    let gz = iprof::decompress(&[0x1f, 0x8b, 8, 0], 10).unwrap_err();
+    let xz = iprof::decompress(b"\xfd7zXZ\x00rest", 10).unwrap_err();
+    if cfg!(feature = "gzip") {
+        assert!(matches!(gz, Error::Gzip { .. }), "{gz:?}");
+    } else {
+        assert_eq!(gz, Error::Unsupported { format: "gzip" });
+    }
+    if cfg!(feature = "xz") {
+        assert!(matches!(xz, Error::Xz { .. }), "{xz:?}");
+    } else {
+        assert_eq!(
+            xz.to_string(),
+            "1:1: the input is xz-compressed, and this build of iprof has no `xz` feature"
+        );
+    }
 }
 
 #[test]

@@ -1,34 +1,41 @@
-//! The `iprof-stats` example's contract: its JSON keys, `--top`, and the exit code and
-//! line:column message on malformed input. `cargo test` builds the example next to the test
-//! binaries (`target/<profile>/examples/`).
+//! The `iprof-stats` example's contract: its JSON keys, `--top`, gzip and xz input, its manners
+//! as a tool (testkit::cli), and the exit code and `error: PATH: line:column` message on
+//! malformed input.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // helpers outside #[test] fns
 
-use std::path::PathBuf;
 use std::process::{Command, Output};
+use std::sync::Once;
 
-fn example() -> PathBuf {
-    // target/<profile>/deps/stats_example-… → target/<profile>/examples/iprof-stats
-    let exe = std::env::current_exe().unwrap();
-    let dir = exe.parent().and_then(|d| d.parent()).unwrap();
-    dir.join("examples")
-        .join(format!("iprof-stats{}", std::env::consts::EXE_SUFFIX))
+use testkit::cli::Example;
+
+/// The example, built once per test run with this test's features (a binary left by a build
+/// with other features would answer for them).
+fn tool() -> Example {
+    static BUILD: Once = Once::new();
+    BUILD.call_once(|| {
+        let features: Vec<&str> = [
+            ("serde", cfg!(feature = "serde")),
+            ("gzip", cfg!(feature = "gzip")),
+            ("xz", cfg!(feature = "xz")),
+        ]
+        .into_iter()
+        .filter_map(|(name, on)| on.then_some(name))
+        .collect();
+        let mut cmd = Command::new(env!("CARGO"));
+        cmd.args(["build", "-q", "-p", "iprof", "--example", "iprof-stats"])
+            .args(["--no-default-features", "--features", &features.join(",")]);
+        let profile_dir = std::env::current_exe().unwrap();
+        if profile_dir.to_string_lossy().contains("/release/") {
+            cmd.arg("--release");
+        }
+        assert!(cmd.status().unwrap().success(), "building iprof-stats");
+    });
+    Example::new("iprof", "iprof-stats")
 }
 
 fn run(args: &[&str]) -> Output {
-    let exe = example();
-    if !exe.exists() {
-        // `cargo test --test stats_example` alone does not build examples: build it.
-        let status = Command::new(env!("CARGO"))
-            .args(["build", "-q", "-p", "iprof", "--example", "iprof-stats"])
-            .status()
-            .unwrap();
-        assert!(status.success());
-    }
-    Command::new(exe)
-        .args(args)
-        .output()
-        .expect("the iprof-stats example runs")
+    tool().run(args)
 }
 
 #[test]
@@ -82,6 +89,7 @@ fn stats_of_a_real_extract() {
 }
 
 #[test]
+#[cfg(feature = "gzip")]
 fn stats_of_gzip_input() {
     let out = run(&["tests/data/krisfoster-binary-tree_ff318ed_v0.2.0.extract.iprof.gz"]);
     assert!(
@@ -115,8 +123,88 @@ fn malformed_input_fails_with_line_and_column() {
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        err.contains("bad.iprof:4:3: expected ',' or '}', found the string \"methods\""),
+        err.contains("error: ")
+            && err.contains("bad.iprof: 4:3: expected ',' or '}', found the string \"methods\""),
         "{err}"
     );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The manners every example keeps: `--help`, `--version`, exit 2 on a bad flag, `error: PATH:
+/// reason` and exit 1 on a missing, empty or foreign file, quiet on a closed pipe.
+#[test]
+fn behaves_like_a_tool() {
+    let tool = tool();
+    tool.check_manners(&testkit::cli::Inputs {
+        good: &["tests/data/tommyettinger-assorted-benchmarks_ccb36f2_v0.4.0.extract.iprof"],
+        foreign: "../hprof/tests/data/binary/hprof-slurp_hprof-32.hprof",
+        big_output: &[
+            "--top",
+            "1000",
+            "tests/data/tommyettinger-assorted-benchmarks_ccb36f2_v0.4.0.extract.iprof",
+        ],
+    });
+    // Another format that is text: the error gives line:column.
+    let out = tool.run(&["../callctx/tests/data/contexts-v0.4.0.txt"]);
+    testkit::cli::expect(&out, 1, "iprof-stats", "a text file of another format");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.starts_with("error: ../callctx/tests/data/contexts-v0.4.0.txt: 1:1: expected '{'"),
+        "{err}"
+    );
+    // A usage error: a missing value, a second file, a bad number.
+    for args in [&["--top"][..], &["a", "b"], &["--top", "x", "a"], &[]] {
+        let out = tool.run(args);
+        testkit::cli::expect(&out, 2, "iprof-stats", &format!("{args:?}"));
+        assert!(String::from_utf8_lossy(&out.stderr).contains("usage: iprof-stats"));
+        assert!(out.stdout.is_empty());
+    }
+}
+
+#[test]
+#[cfg(feature = "xz")]
+fn stats_of_xz_input_and_of_a_bomb() {
+    let out = run(&["tests/data/krisfoster-binary-tree_ff318ed_v0.2.0.extract.iprof.xz"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["version"], "0.2.0");
+    assert_eq!(v["callCountProfiles"], 10);
+    // 64 MiB of zeros decompress within the limit, and are not JSON.
+    let out = run(&["tests/data/zeros-64MiB.handmade.xz"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.starts_with("error: tests/data/zeros-64MiB.handmade.xz: 1:1: expected '{'"),
+        "{err}"
+    );
+    assert!(out.stdout.is_empty());
+}
+
+/// A cut-off compressed file: the error names the file and the offset in the compressed data.
+#[test]
+#[cfg(feature = "gzip")]
+fn truncated_gzip_names_file_and_offset() {
+    let dir = std::env::temp_dir().join(format!("iprof-stats-gz-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let gz = std::fs::read(
+        "tests/data/tommyettinger-assorted-benchmarks_ccb36f2_v0.4.0.extract.iprof.gz",
+    )
+    .unwrap();
+    let path = dir.join("cut.iprof.gz");
+    std::fs::write(&path, &gz[..gz.len() / 2]).unwrap();
+    let out = run(&[path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    let expected = format!(
+        "error: {}: byte {} of the gzip data: truncated deflate data",
+        path.display(),
+        gz.len() / 2
+    );
+    assert!(err.starts_with(&expected), "{err}");
+    assert!(out.stdout.is_empty());
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -1,8 +1,9 @@
 //! Call count profiles (iprof format document, "Call count profiles"): how often a method
 //! started executing (bci 0) in a context.
 
+use crate::error::Error;
 use crate::model::Section;
-use crate::profiles::{ArityError, single, view};
+use crate::profiles::{single, view};
 
 /// A view of one `callCountProfiles` entry: one count.
 #[derive(Debug, Clone, Copy)]
@@ -14,7 +15,7 @@ view!(CallCountProfile, Section::CallCount);
 
 impl CallCountProfile<'_, '_> {
     /// How often the method started in this context.
-    pub fn count(&self) -> Result<i64, ArityError> {
+    pub fn count(&self) -> Result<i64, Error> {
         single(Section::CallCount, &self.entry.records)
     }
 

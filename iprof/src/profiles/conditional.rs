@@ -2,10 +2,9 @@
 //! bytecode, how often each successor was taken, as `(target bci, branch index, count)`
 //! triplets.
 
-use serde::{Deserialize, Serialize};
-
+use crate::error::Error;
 use crate::model::Section;
-use crate::profiles::{ArityError, check_arity, view};
+use crate::profiles::{check_arity, view};
 
 /// A view of one `conditionalProfiles` entry.
 #[derive(Debug, Clone, Copy)]
@@ -16,7 +15,8 @@ pub struct ConditionalProfile<'p, 'a> {
 view!(ConditionalProfile, Section::Conditional);
 
 /// One successor of a conditional: a `(target bci, branch index, count)` triplet.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Branch {
     /// The bci the branch jumps to (negative for the JVMCI sentinel bcis).
     pub target_bci: i64,
@@ -28,7 +28,7 @@ pub struct Branch {
 
 impl ConditionalProfile<'_, '_> {
     /// The successors, after checking that `records` is a multiple of 3 long.
-    pub fn branches(&self) -> Result<impl ExactSizeIterator<Item = Branch> + '_, ArityError> {
+    pub fn branches(&self) -> Result<impl ExactSizeIterator<Item = Branch> + '_, Error> {
         check_arity(Section::Conditional, &self.entry.records)?;
         Ok(self.entry.records.chunks_exact(3).map(|t| match *t {
             [target_bci, index, count] => Branch {

@@ -4,7 +4,7 @@
 //!
 //! The model keeps each entry's `records` as the file has them; a view checks the section's
 //! arity (one count; `(target bci, branch index, count)` triplets; `(type id, count)` pairs)
-//! when asked and returns an [`ArityError`] instead of guessing.
+//! when asked and returns [`Error::Arity`] instead of guessing.
 
 pub mod call_count;
 pub mod conditional;
@@ -20,21 +20,11 @@ pub use monitor::MonitorProfile;
 pub use sampling::SamplingProfile;
 pub use virtual_invoke::VirtualInvokeProfile;
 
-use serde::{Deserialize, Serialize};
-
+use crate::error::Error;
 use crate::model::{Profile, Section};
 
-/// An entry whose `records` do not have the shape its section requires.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error, Serialize, Deserialize)]
-#[error("{section} records hold {len} integers, expected {}", expected(*section))]
-pub struct ArityError {
-    /// The section of the entry.
-    pub section: Section,
-    /// How many integers `records` holds.
-    pub len: usize,
-}
-
-fn expected(section: Section) -> &'static str {
+/// What a section's records should hold, for [`Error::Arity`]'s message.
+pub(crate) fn expected(section: Section) -> &'static str {
     match section.arity() {
         1 => "exactly 1",
         3 => "a multiple of 3",
@@ -43,7 +33,7 @@ fn expected(section: Section) -> &'static str {
 }
 
 /// Checks `records` against `section`'s arity.
-pub(crate) fn check_arity(section: Section, records: &[i64]) -> Result<(), ArityError> {
+pub(crate) fn check_arity(section: Section, records: &[i64]) -> Result<(), Error> {
     let ok = if section.is_single() {
         records.len() == 1
     } else {
@@ -52,7 +42,7 @@ pub(crate) fn check_arity(section: Section, records: &[i64]) -> Result<(), Arity
     if ok {
         Ok(())
     } else {
-        Err(ArityError {
+        Err(Error::Arity {
             section,
             len: records.len(),
         })
@@ -60,7 +50,8 @@ pub(crate) fn check_arity(section: Section, records: &[i64]) -> Result<(), Arity
 }
 
 /// A `(type id, count)` pair of virtual invoke, monitor and instanceof records.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct TypeCount {
     /// The id of a type in `types`.
     pub type_id: i64,
@@ -72,7 +63,7 @@ pub struct TypeCount {
 pub(crate) fn type_counts(
     section: Section,
     records: &[i64],
-) -> Result<impl ExactSizeIterator<Item = TypeCount> + '_, ArityError> {
+) -> Result<impl ExactSizeIterator<Item = TypeCount> + '_, Error> {
     check_arity(section, records)?;
     Ok(records.chunks_exact(2).map(|pair| match *pair {
         [type_id, count] => TypeCount { type_id, count },
@@ -84,10 +75,10 @@ pub(crate) fn type_counts(
 }
 
 /// The single count of a call-count or sampling entry.
-pub(crate) fn single(section: Section, records: &[i64]) -> Result<i64, ArityError> {
+pub(crate) fn single(section: Section, records: &[i64]) -> Result<i64, Error> {
     match *records {
         [count] => Ok(count),
-        _ => Err(ArityError {
+        _ => Err(Error::Arity {
             section,
             len: records.len(),
         }),
@@ -171,7 +162,7 @@ macro_rules! view {
             }
 
             /// Checks the arity of the records.
-            pub fn check(&self) -> Result<(), crate::profiles::ArityError> {
+            pub fn check(&self) -> Result<(), crate::Error> {
                 crate::profiles::check_arity($section, &self.entry.records)
             }
         }

@@ -1,60 +1,16 @@
-//! The reader: a hand-written JSON scanner over the input bytes and the parsers of the root
-//! object and its sections (iprof format document, "Structure" and every profile section;
-//! schema v1.0.0/v1.1.0; legacy layouts per [`crate::legacy`]).
+//! The JSON scanner of the reader: one [`Cursor`] over the input text, reading the JSON
+//! grammar (RFC 8259) with errors that say what was expected, what was found, and where.
 //!
-//! The input is checked for UTF-8 once, then scanned byte by byte through one [`Cursor`].
-//! Strings without escapes, contexts and unknown values are borrowed from the input. No
-//! allocation is sized by the input's numbers; arrays grow as elements arrive.
+//! The input is checked for UTF-8 once, then scanned byte by byte. Strings without escapes and
+//! skipped values are borrowed from the input. No allocation is sized by the input's numbers;
+//! arrays grow as elements arrive and are trimmed to their length.
 
 use std::borrow::Cow;
 
-use callctx::ContextBuf;
-
 use crate::error::{Error, Position};
-use crate::model::{
-    Ctx, Layout, Method, Profile, ProfileEntry, RawJson, Section, TopLevelKey, Type,
-};
 
 /// How deeply unknown values may nest.
 const MAX_DEPTH: usize = 128;
-
-/// Parses an `.iprof` file from bytes (detecting gzip/xz input and invalid UTF-8).
-pub(crate) fn parse_bytes(input: &[u8]) -> Result<Profile<'_>, Error> {
-    if input.starts_with(&[0x1f, 0x8b]) {
-        return Err(Error::Compressed {
-            format: "gzip",
-            magic: "1f 8b",
-        });
-    }
-    if input.starts_with(&[0xfd, b'7', b'z', b'X', b'Z', 0]) {
-        return Err(Error::Compressed {
-            format: "xz",
-            magic: "fd 37 7a 58 5a 00",
-        });
-    }
-    match std::str::from_utf8(input) {
-        Ok(text) => parse_str(text),
-        Err(e) => Err(Error::InvalidUtf8 {
-            at: Position::locate(input, e.valid_up_to()),
-        }),
-    }
-}
-
-/// Parses an `.iprof` file from text.
-pub(crate) fn parse_str(input: &str) -> Result<Profile<'_>, Error> {
-    let mut cur = Cursor::new(input);
-    // A UTF-8 byte order mark is not JSON, but editors add it; skip it.
-    if input.starts_with('\u{feff}') {
-        cur.pos = 3;
-    }
-    cur.ws();
-    let profile = root(&mut cur)?;
-    cur.ws();
-    if cur.pos < cur.bytes.len() {
-        return Err(cur.unexpected("the end of the input after the root object"));
-    }
-    Ok(profile)
-}
 
 /// The one cursor of this crate: the input and a byte position in it.
 ///
@@ -62,8 +18,10 @@ pub(crate) fn parse_str(input: &str) -> Result<Profile<'_>, Error> {
 /// slice it takes is a valid `&str`.
 pub(crate) struct Cursor<'a> {
     text: &'a str,
-    bytes: &'a [u8],
-    pos: usize,
+    pub(crate) bytes: &'a [u8],
+    pub(crate) pos: usize,
+    /// Integers of the array being read, before they get an allocation of their exact size.
+    scratch: Vec<i64>,
 }
 
 /// True for bytes a JSON string may hold without special handling.
@@ -78,26 +36,27 @@ impl<'a> Cursor<'a> {
             text,
             bytes: text.as_bytes(),
             pos: 0,
+            scratch: Vec::new(),
         }
     }
 
-    fn position(&self, offset: usize) -> Position {
+    pub(crate) fn position(&self, offset: usize) -> Position {
         Position::locate(self.bytes, offset)
     }
 
-    fn peek(&self) -> Option<u8> {
+    pub(crate) fn peek(&self) -> Option<u8> {
         self.bytes.get(self.pos).copied()
     }
 
     /// Skips JSON whitespace.
-    fn ws(&mut self) {
+    pub(crate) fn ws(&mut self) {
         while let Some(b' ' | b'\n' | b'\r' | b'\t') = self.peek() {
             self.pos += 1;
         }
     }
 
     /// A description of the token at the cursor, for error messages.
-    fn found(&self) -> String {
+    pub(crate) fn found(&self) -> String {
         let rest = self.text.get(self.pos..).unwrap_or("");
         match rest.chars().next() {
             None => "the end of the input".to_owned(),
@@ -137,7 +96,7 @@ impl<'a> Cursor<'a> {
     }
 
     /// The error for `expected` at the cursor (truncation when at the end).
-    fn unexpected(&self, expected: &'static str) -> Error {
+    pub(crate) fn unexpected(&self, expected: &'static str) -> Error {
         if self.pos >= self.bytes.len() {
             Error::Truncated {
                 expected,
@@ -153,7 +112,7 @@ impl<'a> Cursor<'a> {
     }
 
     /// Consumes `byte` (after whitespace) or fails.
-    fn expect(&mut self, byte: u8, expected: &'static str) -> Result<(), Error> {
+    pub(crate) fn expect(&mut self, byte: u8, expected: &'static str) -> Result<(), Error> {
         self.ws();
         if self.peek() == Some(byte) {
             self.pos += 1;
@@ -164,7 +123,7 @@ impl<'a> Cursor<'a> {
     }
 
     /// Starts an object: consumes `{`.
-    fn begin_object(&mut self, expected: &'static str) -> Result<usize, Error> {
+    pub(crate) fn begin_object(&mut self, expected: &'static str) -> Result<usize, Error> {
         self.ws();
         let start = self.pos;
         self.expect(b'{', expected)?;
@@ -172,7 +131,10 @@ impl<'a> Cursor<'a> {
     }
 
     /// The next key of an object, or `None` after its `}`.
-    fn next_key(&mut self, first: &mut bool) -> Result<Option<(Cow<'a, str>, usize)>, Error> {
+    pub(crate) fn next_key(
+        &mut self,
+        first: &mut bool,
+    ) -> Result<Option<(Cow<'a, str>, usize)>, Error> {
         self.ws();
         if self.peek() == Some(b'}') {
             self.pos += 1;
@@ -194,12 +156,16 @@ impl<'a> Cursor<'a> {
     }
 
     /// Starts an array: consumes `[`.
-    fn begin_array(&mut self, expected: &'static str) -> Result<(), Error> {
+    pub(crate) fn begin_array(&mut self, expected: &'static str) -> Result<(), Error> {
         self.expect(b'[', expected)
     }
 
     /// True when another element follows (consuming the `,`), false after the `]`.
-    fn next_element(&mut self, first: &mut bool, expected: &'static str) -> Result<bool, Error> {
+    pub(crate) fn next_element(
+        &mut self,
+        first: &mut bool,
+        expected: &'static str,
+    ) -> Result<bool, Error> {
         self.ws();
         if self.peek() == Some(b']') {
             self.pos += 1;
@@ -215,7 +181,7 @@ impl<'a> Cursor<'a> {
 
     /// An array of elements read by `element`: `[`, then elements separated by `,`, then `]`.
     /// `begin` and `separator` say what was expected when the `[` or a `,` is missing.
-    fn array<T>(
+    pub(crate) fn array<T>(
         &mut self,
         begin: &'static str,
         separator: &'static str,
@@ -227,12 +193,14 @@ impl<'a> Cursor<'a> {
         while self.next_element(&mut first, separator)? {
             out.push(element(self)?);
         }
+        // The model is kept: give back what doubling reserved past the last element.
+        out.shrink_to_fit();
         Ok(out)
     }
 
     /// The value of a required member, or the error that `object` (which starts at byte
     /// `start`) lacks `key`.
-    fn required<T>(
+    pub(crate) fn required<T>(
         &self,
         slot: Option<T>,
         key: &'static str,
@@ -247,7 +215,7 @@ impl<'a> Cursor<'a> {
     }
 
     /// A string at the cursor (which is at its `"`), borrowed unless it has escapes.
-    fn string(&mut self) -> Result<Cow<'a, str>, Error> {
+    pub(crate) fn string(&mut self) -> Result<Cow<'a, str>, Error> {
         self.ws();
         if self.peek() != Some(b'"') {
             return Err(self.unexpected("a string"));
@@ -286,7 +254,7 @@ impl<'a> Cursor<'a> {
 
     /// Skips 8 bytes at a time while none of them is `"`, `\\` or a control character.
     #[inline]
-    fn skip_plain_words(&mut self) {
+    pub(crate) fn skip_plain_words(&mut self) {
         const ONES: u64 = 0x0101_0101_0101_0101;
         const HIGHS: u64 = 0x8080_8080_8080_8080;
         // Non-zero when some byte of `x` is zero (never misses one).
@@ -307,14 +275,14 @@ impl<'a> Cursor<'a> {
     }
 
     /// `text[start..end]`, both ends next to ASCII bytes.
-    fn slice(&self, start: usize, end: usize) -> Result<&'a str, Error> {
+    pub(crate) fn slice(&self, start: usize, end: usize) -> Result<&'a str, Error> {
         self.text.get(start..end).ok_or_else(|| Error::InvalidUtf8 {
             at: self.position(start),
         })
     }
 
     /// The rest of a string that has escapes, decoded; the cursor is at the first `\`.
-    fn escaped_string(&mut self, start: usize) -> Result<String, Error> {
+    pub(crate) fn escaped_string(&mut self, start: usize) -> Result<String, Error> {
         let mut out = String::from(self.slice(start, self.pos)?);
         loop {
             let run = self.pos;
@@ -386,7 +354,7 @@ impl<'a> Cursor<'a> {
         }
     }
 
-    fn bad_escape(&self, esc: usize) -> Error {
+    pub(crate) fn bad_escape(&self, esc: usize) -> Error {
         let end = (esc + 12).min(self.bytes.len());
         let text = self
             .text
@@ -400,7 +368,7 @@ impl<'a> Cursor<'a> {
     }
 
     /// Four hex digits of a `\u` escape.
-    fn hex4(&mut self, esc: usize) -> Result<u32, Error> {
+    pub(crate) fn hex4(&mut self, esc: usize) -> Result<u32, Error> {
         let mut v = 0u32;
         for _ in 0..4 {
             let Some(b) = self.peek() else {
@@ -419,7 +387,7 @@ impl<'a> Cursor<'a> {
     }
 
     /// An integer (`-`? digits), rejecting fractions, exponents and values outside `i64`.
-    fn integer(&mut self, expected: &'static str) -> Result<i64, Error> {
+    pub(crate) fn integer(&mut self, expected: &'static str) -> Result<i64, Error> {
         self.ws();
         let start = self.pos;
         let negative = self.peek() == Some(b'-');
@@ -482,7 +450,7 @@ impl<'a> Cursor<'a> {
     }
 
     /// Skips any JSON value, returning its text.
-    fn value(&mut self, depth: usize) -> Result<&'a str, Error> {
+    pub(crate) fn value(&mut self, depth: usize) -> Result<&'a str, Error> {
         self.ws();
         let start = self.pos;
         if depth > MAX_DEPTH {
@@ -542,7 +510,7 @@ impl<'a> Cursor<'a> {
         self.slice(start, self.pos)
     }
 
-    fn literal(&mut self, word: &'static str) -> Result<(), Error> {
+    pub(crate) fn literal(&mut self, word: &'static str) -> Result<(), Error> {
         let end = self.pos + word.len();
         match self.bytes.get(self.pos..end) {
             Some(b) if b == word.as_bytes() => {
@@ -564,44 +532,26 @@ impl<'a> Cursor<'a> {
     }
 
     /// An array of integers.
-    fn integers(&mut self, expected: &'static str) -> Result<Vec<i64>, Error> {
-        // `Vec::new` grows to 4 on the first push: the usual record is 1–3 integers.
-        self.array(expected, "',' or ']' in an integer array", |cur| {
-            cur.integer("an integer")
-        })
-    }
-
-    /// A context string: modern `m:bci<m:bci` or legacy `m:bci,m:bci`.
-    fn ctx(&mut self, legacy: bool) -> Result<Ctx<'a>, Error> {
-        self.ws();
-        let start = self.pos + 1;
-        let text = self.string()?;
-        let result = match (&text, legacy) {
-            (Cow::Borrowed(s), false) => Ctx::parse(s),
-            (s, false) => s.parse::<ContextBuf>().map(Ctx::Owned),
-            (s, true) => legacy_context(s).map(Ctx::Owned),
+    pub(crate) fn integers(&mut self, expected: &'static str) -> Result<Vec<i64>, Error> {
+        // Read into the reused scratch buffer, then allocate exactly: a record is usually 1–3
+        // integers, for which a growing `Vec` would reserve 4.
+        self.begin_array(expected)?;
+        let mut scratch = std::mem::take(&mut self.scratch);
+        scratch.clear();
+        let mut first = true;
+        let result = loop {
+            match self.next_element(&mut first, "',' or ']' in an integer array") {
+                Ok(true) => match self.integer("an integer") {
+                    Ok(n) => scratch.push(n),
+                    Err(e) => break Err(e),
+                },
+                Ok(false) => break Ok(scratch.as_slice().to_vec()),
+                Err(e) => break Err(e),
+            }
         };
-        result.map_err(|source| Error::Context {
-            at: self.position((start + source.offset).min(self.pos.saturating_sub(1))),
-            text: text.clone().into_owned(),
-            source,
-        })
+        self.scratch = scratch;
+        result
     }
-}
-
-/// A 0.2.0 `methodBciList` (`m:bci,m:bci`, innermost first) as a context.
-fn legacy_context(text: &str) -> Result<ContextBuf, callctx::ParseError> {
-    let mut frames = Vec::with_capacity(8);
-    let mut base = 0;
-    for piece in text.split(',') {
-        let ctx = callctx::Context::parse(piece).map_err(|e| callctx::ParseError {
-            offset: base + e.offset,
-            kind: e.kind,
-        })?;
-        frames.extend(ctx.frames());
-        base += piece.len() + 1;
-    }
-    Ok(ContextBuf::from_frames(frames))
 }
 
 /// True for text matching the JSON number grammar.
@@ -639,234 +589,4 @@ fn is_json_number(text: &str) -> bool {
         }
     }
     i == b.len()
-}
-
-/// Which top-level key a name is, and whether it is a legacy name.
-fn classify(key: &str) -> Option<(TopLevelKey, bool)> {
-    Some(match key {
-        "version" => (TopLevelKey::Version, false),
-        "types" => (TopLevelKey::Types, false),
-        "methods" => (TopLevelKey::Methods, false),
-        "callCountProfiles" => (TopLevelKey::Section(Section::CallCount), false),
-        "conditionalProfiles" => (TopLevelKey::Section(Section::Conditional), false),
-        "virtualInvokeProfiles" => (TopLevelKey::Section(Section::VirtualInvoke), false),
-        "monitorProfiles" => (TopLevelKey::Section(Section::Monitor), false),
-        "samplingProfiles" => (TopLevelKey::Section(Section::Sampling), false),
-        "instanceofProfiles" => (TopLevelKey::Section(Section::Instanceof), false),
-        "hotnessPoints" => (TopLevelKey::Section(Section::CallCount), true),
-        "conditionalPoints" => (TopLevelKey::Section(Section::Conditional), true),
-        "invokePoints" => (TopLevelKey::Section(Section::VirtualInvoke), true),
-        "monitorsProfile" => (TopLevelKey::Section(Section::Monitor), true),
-        _ => return None,
-    })
-}
-
-/// The root object.
-fn root<'a>(cur: &mut Cursor<'a>) -> Result<Profile<'a>, Error> {
-    let start = cur.begin_object("'{' starting the profile object")?;
-    let mut profile = Profile::default();
-    let mut version = None;
-    let mut types = None;
-    let mut methods = None;
-    let mut unknown_keys = std::collections::HashSet::new();
-    let mut known_keys: Vec<TopLevelKey> = Vec::with_capacity(16);
-    let mut first = true;
-    while let Some((key, at)) = cur.next_key(&mut first)? {
-        let Some((which, legacy)) = classify(&key) else {
-            let value = cur.value(1)?;
-            if !unknown_keys.insert(key.clone()) {
-                return Err(Error::DuplicateKey {
-                    key: key.into_owned(),
-                    at: cur.position(at),
-                });
-            }
-            profile
-                .key_order
-                .push(TopLevelKey::Unknown(profile.unknown.len()));
-            profile.unknown.push((key, RawJson(Cow::Borrowed(value))));
-            continue;
-        };
-        if known_keys.contains(&which) {
-            return Err(Error::DuplicateKey {
-                key: key.into_owned(),
-                at: cur.position(at),
-            });
-        }
-        known_keys.push(which);
-        profile.key_order.push(which);
-        if legacy {
-            profile.layout = Layout::Legacy;
-        }
-        match which {
-            TopLevelKey::Version => version = Some(cur.string()?),
-            TopLevelKey::Types => types = Some(type_list(cur, &mut profile.layout)?),
-            TopLevelKey::Methods => methods = Some(method_list(cur, &mut profile.layout)?),
-            TopLevelKey::Section(Section::Monitor) if legacy => {
-                profile.monitor_profiles = Some(crate::legacy::monitors_profile(cur)?);
-            }
-            TopLevelKey::Section(section) => {
-                *profile.section_mut(section) = Some(entries(cur, legacy)?);
-            }
-            TopLevelKey::Unknown(_) => {}
-        }
-    }
-    let object = "the profile object";
-    profile.version = cur.required(version, "version", object, start)?;
-    profile.types = cur.required(types, "types", object, start)?;
-    profile.methods = cur.required(methods, "methods", object, start)?;
-    Ok(profile)
-}
-
-/// `types`: `[{"id": …, "name": …}, …]` (legacy `typeName`).
-fn type_list<'a>(cur: &mut Cursor<'a>, layout: &mut Layout) -> Result<Vec<Type<'a>>, Error> {
-    let types = "'[' starting the types array";
-    cur.array(types, "',' or ']' in the types array", |cur| {
-        let start = cur.begin_object("'{' starting a type")?;
-        let mut id_name = IdName::default();
-        let mut first_key = true;
-        while let Some((key, at)) = cur.next_key(&mut first_key)? {
-            let id_expected = "an integer type id";
-            if !id_name.member(cur, &key, at, id_expected, "typeName", layout)? {
-                cur.value(2)?;
-            }
-        }
-        Ok(Type {
-            id: cur.required(id_name.id, "id", "a type", start)?,
-            name: cur.required(id_name.name, "name", "a type", start)?,
-        })
-    })
-}
-
-/// The `id` and `name` members of a type or method, as far as read.
-#[derive(Default)]
-struct IdName<'a> {
-    id: Option<i64>,
-    name: Option<Cow<'a, str>>,
-}
-
-impl<'a> IdName<'a> {
-    /// Reads the member `key` (at byte `at`) if it is `id`, `name` or `legacy_name`;
-    /// `id_expected` is what the id should be. False for any other key (its value not read).
-    fn member(
-        &mut self,
-        cur: &mut Cursor<'a>,
-        key: &str,
-        at: usize,
-        id_expected: &'static str,
-        legacy_name: &str,
-        layout: &mut Layout,
-    ) -> Result<bool, Error> {
-        if key == "id" {
-            set(&mut self.id, cur.integer(id_expected)?, key, at, cur)?;
-        } else if key == "name" {
-            set(&mut self.name, cur.string()?, key, at, cur)?;
-        } else if key == legacy_name {
-            *layout = Layout::Legacy;
-            set(&mut self.name, cur.string()?, key, at, cur)?;
-        } else {
-            return Ok(false);
-        }
-        Ok(true)
-    }
-}
-
-/// `methods`: `[{"id": …, "name": …, "signature": […]}, …]` (legacy `methodName`).
-fn method_list<'a>(cur: &mut Cursor<'a>, layout: &mut Layout) -> Result<Vec<Method<'a>>, Error> {
-    let methods = "'[' starting the methods array";
-    cur.array(methods, "',' or ']' in the methods array", |cur| {
-        let start = cur.begin_object("'{' starting a method")?;
-        let (mut id_name, mut signature) = (IdName::default(), None);
-        let mut first_key = true;
-        while let Some((key, at)) = cur.next_key(&mut first_key)? {
-            let id_expected = "an integer method id";
-            if *key == *"signature" {
-                let value = cur.integers("'[' starting the signature")?;
-                set(&mut signature, value, &key, at, cur)?;
-            } else if !id_name.member(cur, &key, at, id_expected, "methodName", layout)? {
-                cur.value(2)?;
-            }
-        }
-        Ok(Method {
-            id: cur.required(id_name.id, "id", "a method", start)?,
-            name: cur.required(id_name.name, "name", "a method", start)?,
-            signature: cur.required(signature, "signature", "a method", start)?,
-        })
-    })
-}
-
-/// A section array: `[{"ctx": …, "records": […]}, …]` (legacy `methodBciList`).
-pub(crate) fn entries<'a>(
-    cur: &mut Cursor<'a>,
-    legacy: bool,
-) -> Result<Vec<ProfileEntry<'a>>, Error> {
-    cur.array(
-        "'[' starting a profile array",
-        "',' or ']' in a profile array",
-        |cur| entry(cur, legacy),
-    )
-}
-
-/// One `{"ctx": …, "records": […]}` object.
-fn entry<'a>(cur: &mut Cursor<'a>, legacy: bool) -> Result<ProfileEntry<'a>, Error> {
-    let start = cur.begin_object("'{' starting a profile entry")?;
-    let (mut ctx, mut records) = (None, None);
-    let mut first = true;
-    let ctx_key = if legacy { "methodBciList" } else { "ctx" };
-    while let Some((key, at)) = cur.next_key(&mut first)? {
-        if *key == *ctx_key {
-            set(&mut ctx, cur.ctx(legacy)?, &key, at, cur)?;
-        } else if *key == *"records" {
-            records_member(cur, &mut records, &key, at)?;
-        } else {
-            cur.value(2)?;
-        }
-    }
-    Ok(ProfileEntry {
-        ctx: cur.required(ctx, ctx_key, "a profile entry", start)?,
-        records: cur.required(records, "records", "a profile entry", start)?,
-    })
-}
-
-/// Reads a legacy object holding only `records` (the 0.2.0 `monitorsProfile`).
-pub(crate) fn records_object(cur: &mut Cursor<'_>) -> Result<Vec<i64>, Error> {
-    let start = cur.begin_object("'{' starting the monitorsProfile object")?;
-    let mut records = None;
-    let mut first = true;
-    while let Some((key, at)) = cur.next_key(&mut first)? {
-        if *key == *"records" {
-            records_member(cur, &mut records, &key, at)?;
-        } else {
-            cur.value(2)?;
-        }
-    }
-    cur.required(records, "records", "monitorsProfile", start)
-}
-
-/// The value of a `records` member (an integer array) into `slot`.
-fn records_member(
-    cur: &mut Cursor<'_>,
-    slot: &mut Option<Vec<i64>>,
-    key: &str,
-    at: usize,
-) -> Result<(), Error> {
-    let records = cur.integers("'[' starting the records")?;
-    set(slot, records, key, at, cur)
-}
-
-/// Stores a member's value, rejecting a second occurrence of the key.
-fn set<T>(
-    slot: &mut Option<T>,
-    value: T,
-    key: &str,
-    at: usize,
-    cur: &Cursor<'_>,
-) -> Result<(), Error> {
-    if slot.is_some() {
-        return Err(Error::DuplicateKey {
-            key: key.to_owned(),
-            at: cur.position(at),
-        });
-    }
-    *slot = Some(value);
-    Ok(())
 }
