@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use arrow_array::builder::{
-    ArrayBuilder, Float64Builder, Int64Builder, StringBuilder, UInt32Builder, UInt64Builder,
+    Float64Builder, Int64Builder, StringBuilder, UInt32Builder, UInt64Builder,
 };
 use arrow_array::{ArrayRef, RecordBatch};
 use arrow_schema::{DataType, Field, Schema, SchemaRef};
@@ -19,11 +19,9 @@ use experiment::packets::Value;
 use experiment::stacks::{FrameKind, StackId, Symbolizer};
 use experiment::{Experiment, Source};
 
+use crate::rows::{BATCH_ROWS, Rows, rows};
 use crate::sink::BatchSink;
 use crate::{Error, Result};
-
-/// Rows per record batch handed to the sink.
-pub const BATCH_ROWS: usize = 64 * 1024;
 
 /// Table names, as the sink receives them.
 pub mod table {
@@ -354,92 +352,70 @@ fn frame_kind(k: FrameKind) -> &'static str {
     }
 }
 
+rows!(StackRows, table::STACKS, stacks_schema(), {
+    stack_id: UInt32Builder,
+    depth: UInt32Builder,
+    function_id: UInt32Builder,
+    function: StringBuilder,
+    offset: UInt64Builder,
+    line: UInt32Builder,
+    frame_kind: StringBuilder,
+});
+
+rows!(FunctionRows, table::FUNCTIONS, functions_schema(), {
+    function_id: UInt32Builder,
+    name: StringBuilder,
+    load_object: StringBuilder,
+    signature: StringBuilder,
+});
+
+rows!(LoadObjectRows, table::LOAD_OBJECTS, load_objects_schema(), {
+    experiment: StringBuilder,
+    name: StringBuilder,
+    vaddr: UInt64Builder,
+    size: UInt64Builder,
+    file_offset: Int64Builder,
+    tstamp: UInt64Builder,
+});
+
 fn write_stacks<S: Source>(
     symbols: &Symbolizer<'_, S>,
     sink: &mut dyn BatchSink,
     summary: &mut Summary,
 ) -> Result<()> {
     let functions = symbols.functions();
-    let mut stack_id = UInt32Builder::new();
-    let mut depth = UInt32Builder::new();
-    let mut function_id = UInt32Builder::new();
-    let mut function = StringBuilder::new();
-    let mut offset = UInt64Builder::new();
-    let mut line = UInt32Builder::new();
-    let mut kind = StringBuilder::new();
-    let mut rows = 0u64;
-    let flush = |sink: &mut dyn BatchSink, cols: Vec<ArrayRef>| -> Result<()> {
-        sink.write(table::STACKS, RecordBatch::try_new(stacks_schema(), cols)?)
-    };
+    let mut rows = StackRows::default();
     for id in 0..symbols.stack_count() {
         let id = u32::try_from(id).unwrap_or(u32::MAX);
-        for (d, f) in symbols.frames(StackId(id)).iter().enumerate() {
-            stack_id.append_value(id);
-            depth.append_value(u32::try_from(d).unwrap_or(u32::MAX));
-            function_id.append_value(f.function.0);
+        for (depth, f) in symbols.frames(StackId(id)).iter().enumerate() {
+            rows.stack_id.append_value(id);
+            rows.depth
+                .append_value(u32::try_from(depth).unwrap_or(u32::MAX));
+            rows.function_id.append_value(f.function.0);
             let name = functions
                 .get(f.function.0 as usize)
                 .map_or("<Unknown>", |f| f.name.as_str());
-            function.append_value(name);
-            offset.append_value(f.offset);
-            line.append_option(f.line);
-            kind.append_value(frame_kind(f.kind));
-            rows += 1;
+            rows.function.append_value(name);
+            rows.offset.append_value(f.offset);
+            rows.line.append_option(f.line);
+            rows.frame_kind.append_value(frame_kind(f.kind));
+            rows.len += 1;
         }
-        if stack_id.len() >= BATCH_ROWS {
-            flush(
-                sink,
-                vec![
-                    Arc::new(stack_id.finish()),
-                    Arc::new(depth.finish()),
-                    Arc::new(function_id.finish()),
-                    Arc::new(function.finish()),
-                    Arc::new(offset.finish()),
-                    Arc::new(line.finish()),
-                    Arc::new(kind.finish()),
-                ],
-            )?;
-        }
+        rows.flush_if_full(sink)?;
     }
-    if !stack_id.is_empty() {
-        flush(
-            sink,
-            vec![
-                Arc::new(stack_id.finish()),
-                Arc::new(depth.finish()),
-                Arc::new(function_id.finish()),
-                Arc::new(function.finish()),
-                Arc::new(offset.finish()),
-                Arc::new(line.finish()),
-                Arc::new(kind.finish()),
-            ],
-        )?;
-    }
-    add(summary, table::STACKS, rows);
+    add(summary, table::STACKS, rows.flush(sink)?);
 
-    let mut id = UInt32Builder::new();
-    let mut name = StringBuilder::new();
-    let mut load_object = StringBuilder::new();
-    let mut signature = StringBuilder::new();
+    let mut rows = FunctionRows::default();
     for (i, f) in functions.iter().enumerate() {
-        id.append_value(u32::try_from(i).unwrap_or(u32::MAX));
-        name.append_value(&f.name);
-        load_object.append_option(f.load_object.as_deref());
-        signature.append_option(f.signature.as_deref());
+        rows.function_id
+            .append_value(u32::try_from(i).unwrap_or(u32::MAX));
+        rows.name.append_value(&f.name);
+        rows.load_object.append_option(f.load_object.as_deref());
+        rows.signature.append_option(f.signature.as_deref());
+        rows.len += 1;
+        rows.flush_if_full(sink)?;
     }
-    if !functions.is_empty() {
-        let batch = RecordBatch::try_new(
-            functions_schema(),
-            vec![
-                Arc::new(id.finish()),
-                Arc::new(name.finish()),
-                Arc::new(load_object.finish()),
-                Arc::new(signature.finish()),
-            ],
-        )?;
-        sink.write(table::FUNCTIONS, batch)?;
-    }
-    add(summary, table::FUNCTIONS, functions.len() as u64);
+    add(summary, table::FUNCTIONS, rows.flush(sink)?);
     Ok(())
 }
 
@@ -449,36 +425,17 @@ fn write_load_objects<S: Source>(
     sink: &mut dyn BatchSink,
     summary: &mut Summary,
 ) -> Result<()> {
-    let mut experiment = StringBuilder::new();
-    let mut object = StringBuilder::new();
-    let mut vaddr = UInt64Builder::new();
-    let mut size = UInt64Builder::new();
-    let mut file_offset = Int64Builder::new();
-    let mut tstamp = UInt64Builder::new();
-    let mut rows = 0u64;
+    let mut rows = LoadObjectRows::default();
     for s in exp.map().segments() {
-        experiment.append_value(name);
-        object.append_value(&s.name);
-        vaddr.append_value(s.vaddr);
-        size.append_value(s.size);
-        file_offset.append_value(s.foffset);
-        tstamp.append_value(s.tstamp);
-        rows += 1;
+        rows.experiment.append_value(name);
+        rows.name.append_value(&s.name);
+        rows.vaddr.append_value(s.vaddr);
+        rows.size.append_value(s.size);
+        rows.file_offset.append_value(s.foffset);
+        rows.tstamp.append_value(s.tstamp);
+        rows.len += 1;
+        rows.flush_if_full(sink)?;
     }
-    if rows > 0 {
-        let batch = RecordBatch::try_new(
-            load_objects_schema(),
-            vec![
-                Arc::new(experiment.finish()),
-                Arc::new(object.finish()),
-                Arc::new(vaddr.finish()),
-                Arc::new(size.finish()),
-                Arc::new(file_offset.finish()),
-                Arc::new(tstamp.finish()),
-            ],
-        )?;
-        sink.write(table::LOAD_OBJECTS, batch)?;
-    }
-    add(summary, table::LOAD_OBJECTS, rows);
+    add(summary, table::LOAD_OBJECTS, rows.flush(sink)?);
     Ok(())
 }

@@ -11,7 +11,6 @@ use std::sync::Arc;
 use arrow_array::builder::{
     Int32Builder, StringBuilder, UInt16Builder, UInt32Builder, UInt64Builder,
 };
-use arrow_array::{ArrayRef, RecordBatch};
 use arrow_schema::{DataType, Field, Schema, SchemaRef};
 
 use hprof::binary::heap_dump::{ClassDump, GcRoot, SubRecord, SubRecords};
@@ -19,6 +18,7 @@ use hprof::binary::histogram::ClassNames;
 use hprof::binary::records::{Frame, Record, Records};
 use hprof::binary::types::{BasicType, Id, IdSize, Value};
 
+use crate::rows::{Rows, rows};
 use crate::sink::BatchSink;
 use crate::{Error, Result};
 
@@ -67,9 +67,6 @@ impl std::hash::Hasher for IdHasher {
 }
 
 type IdMap<V> = HashMap<Id, V, IdState>;
-
-/// Rows per record batch handed to the sink.
-pub const BATCH_ROWS: usize = 64 * 1024;
 
 /// Table names, as the sink receives them.
 pub mod table {
@@ -768,59 +765,6 @@ fn write_frames(
     }
     *summary.rows.entry(table::STACK_FRAMES).or_default() += rows.flush(sink)?;
     Ok(())
-}
-
-/// Row builders of one table: `columns` turns them into arrays, `flush` sends a batch.
-trait Rows {
-    const TABLE: &'static str;
-    fn schema() -> SchemaRef;
-    fn len(&self) -> usize;
-    fn reset_len(&mut self);
-    fn columns(&mut self) -> Vec<ArrayRef>;
-
-    fn flush_if_full(&mut self, sink: &mut dyn BatchSink) -> Result<()> {
-        if self.len() >= BATCH_ROWS {
-            self.flush(sink)?;
-        }
-        Ok(())
-    }
-
-    /// Sends the rows built so far as one batch; returns how many.
-    fn flush(&mut self, sink: &mut dyn BatchSink) -> Result<u64> {
-        let n = self.len();
-        if n == 0 {
-            return Ok(0);
-        }
-        let batch = RecordBatch::try_new(Self::schema(), self.columns())?;
-        self.reset_len();
-        sink.write(Self::TABLE, batch)?;
-        Ok(n as u64)
-    }
-}
-
-macro_rules! rows {
-    ($name:ident, $table:expr, $schema:expr, { $($col:ident: $builder:ty),* $(,)? }) => {
-        #[derive(Default)]
-        struct $name {
-            len: usize,
-            $($col: $builder,)*
-        }
-        impl Rows for $name {
-            const TABLE: &'static str = $table;
-            fn schema() -> SchemaRef {
-                $schema
-            }
-            fn len(&self) -> usize {
-                self.len
-            }
-            fn reset_len(&mut self) {
-                self.len = 0;
-            }
-            fn columns(&mut self) -> Vec<ArrayRef> {
-                vec![$(Arc::new(self.$col.finish()) as ArrayRef),*]
-            }
-        }
-    };
 }
 
 rows!(ClassRows, table::CLASSES, classes_schema(), {

@@ -4,7 +4,7 @@
 //! This crate is a user of [`hprof`] (package `hprof-format`) and [`experiment`] (package
 //! `gprofng-experiment`) like any third party: the format crates stay free of Arrow. The
 //! exporters stream the decoders' output into [`RecordBatch`](arrow_array::RecordBatch)es of
-//! [`hprof::BATCH_ROWS`] rows and hand them to a [`BatchSink`]: [`ParquetSink`] writes each
+//! [`BATCH_ROWS`] rows and hand them to a [`BatchSink`]: [`ParquetSink`] writes each
 //! table as zstd-compressed Parquet parts through a [`PartStore`] the caller supplies (the
 //! crate does no I/O of its own), [`MemorySink`] keeps them in memory.
 //!
@@ -64,8 +64,10 @@
 
 pub mod experiment;
 pub mod hprof;
+mod rows;
 pub mod sink;
 
+pub use rows::BATCH_ROWS;
 pub use sink::{BatchSink, MemorySink, ParquetSink, PartStore, TableWritten};
 
 /// Re-exported so users name the same Arrow and Parquet types this crate builds with.

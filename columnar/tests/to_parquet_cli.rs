@@ -117,18 +117,7 @@ fn duckdb_reads_the_tables_and_its_histogram_is_ours() {
     expect(&out, 0, "to-parquet", JDK17);
     let sql = include_str!("../sql/histogram.sql").replace("OUT", dir.to_str().unwrap());
     let got = duckdb_csv(&sql);
-    let want: Vec<String> =
-        hprof::binary::histogram::Histogram::from_bytes(&std::fs::read(JDK17).unwrap())
-            .unwrap()
-            .rows()
-            .into_iter()
-            .map(|r| format!("{},{},{}", r.class_name, r.instances, r.shallow_bytes))
-            .collect();
-    let mut got_sorted = got.clone();
-    got_sorted.sort();
-    let mut want_sorted = want.clone();
-    want_sorted.sort();
-    assert_eq!(got_sorted, want_sorted);
+    assert_eq!(sorted(got), sorted(histogram_lines()));
     let referrers = include_str!("../sql/top-referrers.sql")
         .replace("OUT", dir.to_str().unwrap())
         .replace("CLASS", "java.lang.String");
@@ -158,22 +147,28 @@ fn spark_sql_reads_the_same_tables() {
         "spark: {}",
         String::from_utf8_lossy(&run.stderr)
     );
-    let mut got: Vec<String> = String::from_utf8(run.stdout)
+    let got: Vec<String> = String::from_utf8(run.stdout)
         .unwrap()
         .lines()
         .map(str::to_owned)
         .collect();
-    let mut want: Vec<String> =
-        hprof::binary::histogram::Histogram::from_bytes(&std::fs::read(JDK17).unwrap())
-            .unwrap()
-            .rows()
-            .into_iter()
-            .map(|r| format!("{},{},{}", r.class_name, r.instances, r.shallow_bytes))
-            .collect();
-    got.sort();
-    want.sort();
-    assert_eq!(got, want);
+    assert_eq!(sorted(got), sorted(histogram_lines()));
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The `histogram` example's rows for the JDK 17 dump, as `class,instances,bytes` lines.
+fn histogram_lines() -> Vec<String> {
+    hprof::binary::histogram::Histogram::from_bytes(&std::fs::read(JDK17).unwrap())
+        .unwrap()
+        .rows()
+        .into_iter()
+        .map(|r| format!("{},{},{}", r.class_name, r.instances, r.shallow_bytes))
+        .collect()
+}
+
+fn sorted(mut v: Vec<String>) -> Vec<String> {
+    v.sort();
+    v
 }
 
 /// Runs `sql` in DuckDB (Python), returns the rows as CSV lines without the header.
