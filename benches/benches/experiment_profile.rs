@@ -2,7 +2,7 @@
 //! experiment built from the real `heap` fixture (its data.frameinfo, map.xml, archived program
 //! and the symbols-only extracts of libc and the collector libraries) and the real clock packets
 //! of `clock_basic`, whose FRINFO are re-pointed at the heap experiment's stacks. Each iteration
-//! names every packet's stack (`Symbolizer`), charges its metrics (`Profile::collect`, leaks
+//! names every packet's stack (`Symbolizer`), charges its metrics (`StackProfile::collect`, leaks
 //! included) and builds the function table and the folded stacks. Throughput is bytes of
 //! packets (profile + heaptrace).
 #![allow(
@@ -17,7 +17,7 @@ use bytes::Bytes;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use experiment::cursor::Endian;
 use experiment::packets::Packets;
-use experiment::profile::{Metric, Profile};
+use experiment::profile::{Metric, StackProfile};
 use experiment::stacks::Symbolizer;
 use experiment::{Experiment, MemorySource};
 use std::hint::black_box;
@@ -78,10 +78,9 @@ fn experiment() -> (MemorySource, usize) {
     let log = String::from_utf8_lossy(&std::fs::read(dir.join("log.xml")).unwrap())
         .trim_end_matches('\0')
         .to_owned();
-    let clock_log = String::from_utf8_lossy(
-        &std::fs::read(data("clock_basic/test.1.er/log.xml")).unwrap(),
-    )
-    .into_owned();
+    let clock_log =
+        String::from_utf8_lossy(&std::fs::read(data("clock_basic/test.1.er/log.xml")).unwrap())
+            .into_owned();
     let start = clock_log.find("<profile name=\"profile\"").unwrap();
     let end = start + clock_log[start..].find("</profile>").unwrap() + "</profile>".len();
     let at = log.find("<profile name=\"heaptrace\"").unwrap();
@@ -113,10 +112,13 @@ fn load_object(path: &str) -> Option<Bytes> {
 
 fn profile_once(exp: &Experiment<MemorySource>) -> usize {
     let symbols = Symbolizer::new(exp).with_load_objects(load_object);
-    let p = Profile::collect(exp, symbols, None).unwrap();
+    let p = StackProfile::collect(exp, symbols, None).unwrap();
     let t = p.function_table();
     let columns = t.default_columns();
-    let rows = t.rows(&columns, experiment::profile::FunctionTable::sort_column(&columns));
+    let rows = t.rows(
+        &columns,
+        experiment::profile::FunctionTable::sort_column(&columns),
+    );
     rows.len() + p.folded(Metric::TotalCpu).len() + p.folded(Metric::HeapAllocBytes).len()
 }
 

@@ -5,7 +5,7 @@
 #![allow(clippy::print_stdout, clippy::print_stderr, missing_docs)]
 
 use experiment::packets::DataKind;
-use experiment::profile::{Metric, Profile};
+use experiment::profile::{Metric, StackProfile};
 use experiment::stacks::Symbolizer;
 
 #[path = "common/fs_source.rs"]
@@ -103,7 +103,7 @@ fn main() {
         symbols = symbols.with_load_objects(tool::load_object);
     }
     let profile =
-        Profile::collect(&exp, symbols, Some(kind)).unwrap_or_else(|e| tool::fail(&dir, &e));
+        StackProfile::collect(&exp, symbols, Some(kind)).unwrap_or_else(|e| tool::fail(&dir, &e));
     let folded = profile.folded(metric);
     let partial = tool::report_partial(&dir, &exp);
     let stdout = std::io::stdout();

@@ -8,7 +8,7 @@
 #![allow(clippy::print_stdout, clippy::print_stderr, missing_docs)]
 
 use experiment::packets::DataKind;
-use experiment::profile::{FunctionTable, Profile};
+use experiment::profile::{FunctionTable, StackProfile};
 use experiment::stacks::Symbolizer;
 use experiment::{Experiment, Source};
 use serde_json::Value as Json;
@@ -69,7 +69,7 @@ fn table_of<S: Source, F: Source>(
     if !archives_only {
         symbols = symbols.with_load_objects(tool::load_object);
     }
-    let profile = Profile::collect(exp, symbols, kind).unwrap_or_else(|e| tool::fail(dir, &e));
+    let profile = StackProfile::collect(exp, symbols, kind).unwrap_or_else(|e| tool::fail(dir, &e));
     let w = profile.symbols.warnings();
     if w.unknown_pcs + w.unreadable_objects + w.missing_stacks + w.bad_stacks + w.unknown_methods
         > 0

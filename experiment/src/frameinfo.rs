@@ -120,10 +120,8 @@ impl Stack {
     /// `<Truncated-stack>` frame); native experiments count native frames. Exact unless a
     /// `<Java native method>` frame is implemented by a `Java_…` JNI function — see
     /// [`Stack::user_view_frames_jni`], which names the native frames to find those.
-    pub fn user_view_frames(&self, java_experiment: bool) -> usize {
-        self.user_view_frames_jni(java_experiment, &JClasses::default(), |_| {
-            NativeFrame::default()
-        })
+    pub fn user_view_frames(&self, kind: ExperimentKind) -> usize {
+        self.user_view_frames_jni(kind, &JClasses::default(), |_| NativeFrame::default())
     }
 
     /// Frames of gprofng's user view (what `-dheap`/`-dprofile` print as `frames =`), with the
@@ -146,14 +144,14 @@ impl Stack {
     /// spliced; its scan still uses up the native stack for deeper native methods.
     pub fn user_view_frames_jni<N>(
         &self,
-        java_experiment: bool,
+        kind: ExperimentKind,
         jclasses: &JClasses,
         mut native: N,
     ) -> usize
     where
         N: FnMut(u64) -> NativeFrame,
     {
-        if !java_experiment {
+        if kind == ExperimentKind::Native {
             return self.native.len();
         }
         if self.java.is_empty() || self.java_error().is_some() {
@@ -201,6 +199,28 @@ impl Stack {
             }
         }
         frames
+    }
+}
+
+/// Which user view a stack is counted in: gprofng shows native stacks in native experiments,
+/// and Java stacks (with pseudo-frames and JNI splices) in Java experiments.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum ExperimentKind {
+    /// A native experiment: the native frames.
+    Native,
+    /// A Java experiment (`-j on`): Java frames, `<JVM-System>`, JNI splices.
+    Java,
+}
+
+impl ExperimentKind {
+    /// The kind of the experiment `log` describes.
+    pub fn of(log: &crate::log::Log) -> Self {
+        if log.is_java() {
+            ExperimentKind::Java
+        } else {
+            ExperimentKind::Native
+        }
     }
 }
 
@@ -641,21 +661,33 @@ mod tests {
             java: vec![frame(2, JNI_MARKER), frame(1, 5)],
             ..Stack::default()
         };
-        assert_eq!(stack.user_view_frames_jni(true, &j, name), 2 + 3);
-        assert_eq!(stack.user_view_frames(true), 2);
-        assert_eq!(stack.user_view_frames_jni(false, &j, name), 5);
+        assert_eq!(
+            stack.user_view_frames_jni(ExperimentKind::Java, &j, name),
+            2 + 3
+        );
+        assert_eq!(stack.user_view_frames(ExperimentKind::Java), 2);
+        assert_eq!(
+            stack.user_view_frames_jni(ExperimentKind::Native, &j, name),
+            5
+        );
         // A native method implemented in the JVM (no `Java_` function): nothing spliced.
         let intrinsic = Stack {
             java: vec![frame(4, JNI_MARKER), frame(1, 5)],
             ..stack.clone()
         };
-        assert_eq!(intrinsic.user_view_frames_jni(true, &j, name), 2);
+        assert_eq!(
+            intrinsic.user_view_frames_jni(ExperimentKind::Java, &j, name),
+            2
+        );
         // Truncated Java stacks get `<Truncated-stack>`.
         let truncated = Stack {
             java_truncated: true,
             ..stack
         };
-        assert_eq!(truncated.user_view_frames_jni(true, &j, name), 2 + 3 + 1);
+        assert_eq!(
+            truncated.user_view_frames_jni(ExperimentKind::Java, &j, name),
+            2 + 3 + 1
+        );
     }
 
     #[test]
@@ -674,7 +706,10 @@ mod tests {
         };
         // Inner nat: 0x100, 0x301 then stop at 0x200. Leaf nat: from 0x200 on, the next
         // `Java_` is 0x101: 0x101, 0x300.
-        assert_eq!(stack.user_view_frames_jni(true, &j, name), 4 + 2 + 2);
+        assert_eq!(
+            stack.user_view_frames_jni(ExperimentKind::Java, &j, name),
+            4 + 2 + 2
+        );
         // An unknown method never matches, and its scan uses up the whole native stack.
         let unknown = Stack {
             java: vec![
@@ -685,7 +720,10 @@ mod tests {
             ],
             ..stack
         };
-        assert_eq!(unknown.user_view_frames_jni(true, &j, name), 4);
+        assert_eq!(
+            unknown.user_view_frames_jni(ExperimentKind::Java, &j, name),
+            4
+        );
     }
 
     #[test]
@@ -695,11 +733,17 @@ mod tests {
             native: vec![0x100, 0x200],
             ..Stack::default()
         };
-        assert_eq!(system.user_view_frames_jni(true, &j, name), 1);
+        assert_eq!(
+            system.user_view_frames_jni(ExperimentKind::Java, &j, name),
+            1
+        );
         let error = Stack {
             java: vec![frame(0, -2)],
             ..system
         };
-        assert_eq!(error.user_view_frames_jni(true, &j, name), 1);
+        assert_eq!(
+            error.user_view_frames_jni(ExperimentKind::Java, &j, name),
+            1
+        );
     }
 }

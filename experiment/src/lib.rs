@@ -46,7 +46,18 @@
 //! [`Experiment`] itself), plus [`elf`] (function symbols of the load objects, to name native
 //! PCs like gprofng's user view), with [`cursor`] the one binary reader and [`xml`] the lenient
 //! tokenizer for the XML-ish logs; [`summary`] computes gprofng's report totals (heap
-//! allocations/leaks, sync wait, I/O bytes, clock ticks).
+//! allocations/leaks, sync wait, I/O bytes, clock ticks); [`stacks`] names every packet's
+//! stack as gprofng's user view does (interned, one id per distinct stack) and [`profile`]
+//! turns them into gprofng's function list (`<Total>` first, its default metrics per data
+//! kind) and folded stacks for flame graphs.
+//!
+//! Reading can stop short (a collector killed mid-write, a copy cut off):
+//! [`Experiment::truncations`] says which file and at which byte offset, while everything
+//! before the cut is still served. Files come through [`Source::read`], whose `Ok(None)`
+//! (missing) and `Err` ([`Error::Read`], naming the path) stay distinct; every decoder error
+//! names the file it came from ([`Error::File`]).
+//!
+//! Features: `serde` (default) derives `Serialize`/`Deserialize` for the data models.
 //!
 //! Nothing in the crate panics on input: every reader returns [`Result`], iterators over
 //! records are lazy and fallible, and no allocation is sized by an unchecked length.

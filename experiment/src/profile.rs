@@ -207,7 +207,7 @@ pub fn default_columns(kind: DataKind) -> Vec<Column> {
 
 /// Per-packet metric values of every stack, accumulated over an experiment's packets.
 #[derive(Debug)]
-pub struct Profile<'e, S> {
+pub struct StackProfile<'e, S> {
     /// The symbolizer that named the stacks (its functions and frames).
     pub symbols: Symbolizer<'e, S>,
     /// Raw values (ns for times) per stack id.
@@ -238,10 +238,10 @@ const KIND_ORDER: [DataKind; 4] = [
     DataKind::Clock,
 ];
 
-impl<'e, S: Source> Profile<'e, S> {
+impl<'e, S: Source> StackProfile<'e, S> {
     /// Reads every packet of every data file of `exp` whose kind passes `only` (all kinds for
     /// `None`), naming stacks with `symbols`. Packets that cannot be read are counted in
-    /// [`Profile::bad_packets`] and skipped; where files were cut is in
+    /// [`StackProfile::bad_packets`] and skipped; where files were cut is in
     /// [`Experiment::truncations`].
     pub fn collect(
         exp: &'e Experiment<S>,
@@ -377,7 +377,7 @@ impl<'e, S: Source> Profile<'e, S> {
             .collect();
         // Stacks named but never charged (a kind filtered out) still list their functions.
         values.resize(symbols.stack_count(), [0; METRICS]);
-        Ok(Profile {
+        Ok(StackProfile {
             symbols,
             values,
             total,
@@ -494,7 +494,7 @@ impl<'e, S: Source> Profile<'e, S> {
     }
 }
 
-/// Per-function values of one or more experiments (see [`Profile::function_table`]).
+/// Per-function values of one or more experiments (see [`StackProfile::function_table`]).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct FunctionTable {
     /// Name (`name\0signature` for Java methods) → (exclusive, inclusive) raw values per

@@ -4,6 +4,7 @@
 
 #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
 
+use experiment::frameinfo::ExperimentKind;
 use std::cell::Cell;
 
 use experiment::frameinfo::{JNI_MARKER, JavaFrame, NativeFrame, Stack};
@@ -48,7 +49,7 @@ fn repeated_native_method_frames_name_things_once() {
     };
     let calls = Cell::new(0usize);
     let (frames, allocated) = total_of(|| {
-        stack.user_view_frames_jni(true, &jclasses, |_| {
+        stack.user_view_frames_jni(ExperimentKind::Java, &jclasses, |_| {
             calls.set(calls.get() + 1);
             NativeFrame {
                 function: Some(function.clone()),

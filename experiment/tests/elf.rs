@@ -13,6 +13,7 @@ mod common;
 use common::{FsSource, data};
 use experiment::Experiment;
 use experiment::elf::{Elf, SymbolSource};
+use experiment::frameinfo::ExperimentKind;
 use experiment::frameinfo::{NativeFrame, Stack};
 use experiment::map::Map;
 use std::collections::BTreeSet;
@@ -178,8 +179,11 @@ fn native_frames_of_a_find_bootstrap_class_malloc() {
     // The leaf method is native; 11 Java frames + the 8 native ones from the JNI function.
     assert_eq!(stack.java[0].lineno, -3);
     assert_eq!(jni + 1, 8);
-    assert_eq!(stack.user_view_frames_jni(true, &jclasses, &name), 19);
-    assert_eq!(stack.user_view_frames(true), 11);
+    assert_eq!(
+        stack.user_view_frames_jni(ExperimentKind::Java, &jclasses, &name),
+        19
+    );
+    assert_eq!(stack.user_view_frames(ExperimentKind::Java), 11);
     // The interpreter frames above it are generated code, named by map.xml.
     let root_side = name(stack.native[jni + 1]);
     assert!(root_side.function.is_some() && !root_side.in_jvm);
@@ -240,6 +244,9 @@ fn collector_sample_packet_splices_its_jni_frames() {
     assert_eq!(stack.native[jni] - base, 0x635b5);
     assert_eq!(stack.java[0].lineno, -3);
     assert_eq!(jni + 1, 5);
-    assert_eq!(stack.user_view_frames_jni(true, &jclasses, &name), 8);
-    assert_eq!(stack.user_view_frames(true), 3);
+    assert_eq!(
+        stack.user_view_frames_jni(ExperimentKind::Java, &jclasses, &name),
+        8
+    );
+    assert_eq!(stack.user_view_frames(ExperimentKind::Java), 3);
 }

@@ -1,5 +1,5 @@
 //! Function profiles and folded stacks against gprofng's own reference outputs: for every
-//! native fixture, `Profile::function_table` gives exactly the rows of `functions.txt`
+//! native fixture, `StackProfile::function_table` gives exactly the rows of `functions.txt`
 //! (`gprofng display text -functions`: names, order, every default metric at gprofng's
 //! precision), and the folded stacks add up to every node of `calltree.txt`.
 //!
@@ -18,7 +18,7 @@ mod common;
 use common::{NATIVE_CASES, data};
 use experiment::bytes::Bytes;
 use experiment::packets::DataKind;
-use experiment::profile::{FunctionTable, Metric, Profile};
+use experiment::profile::{FunctionTable, Metric, StackProfile};
 use experiment::stacks::Symbolizer;
 use experiment::{Experiment, MemorySource, Source};
 use std::collections::BTreeMap;
@@ -54,12 +54,12 @@ fn profile<'e, S: Source, F: Source>(
     exp: &'e Experiment<S>,
     founder: Option<&'e Experiment<F>>,
     kind: Option<DataKind>,
-) -> Profile<'e, S> {
+) -> StackProfile<'e, S> {
     let mut symbols = Symbolizer::new(exp).with_load_objects(load_object);
     if let Some(f) = founder {
         symbols = symbols.with_founder_archives(f);
     }
-    let p = Profile::collect(exp, symbols, kind).unwrap();
+    let p = StackProfile::collect(exp, symbols, kind).unwrap();
     let w = p.symbols.warnings();
     assert_eq!(
         (w.unknown_pcs, w.unreadable_objects, w.missing_stacks),

@@ -8,6 +8,7 @@
 )]
 
 use experiment::cursor::{Endian, WordSize};
+use experiment::frameinfo::ExperimentKind;
 use experiment::frameinfo::{
     COMPRESSED_INFO, FrameInfo, JAVA_INFO, STACK_INFO, TRUNC_STACK_MARKER, compute_uid,
 };
@@ -299,10 +300,10 @@ fn java_infos_with_truncation_and_error_frames() {
     assert_eq!(s.native, [0x5000, 0x6000]);
     // Two Java frames under gprofng's `<Truncated-stack>` frame (`CallStackP::add_stack_java`
     // adds it when `resolve_frame_info` found the marker: `jtruncated`).
-    assert_eq!(s.user_view_frames(true), 3);
+    assert_eq!(s.user_view_frames(ExperimentKind::Java), 3);
     let s = fi.stack(2).unwrap().unwrap();
     assert_eq!(s.java_error(), Some(-5));
-    assert_eq!(s.user_view_frames(true), 1);
+    assert_eq!(s.user_view_frames(ExperimentKind::Java), 1);
 }
 
 #[test]

@@ -4,6 +4,7 @@
 //! byte order and word size.
 #![no_main]
 use experiment::cursor::{Endian, WordSize};
+use experiment::frameinfo::ExperimentKind;
 use experiment::frameinfo::{FrameInfo, NativeFrame, Stack};
 use experiment::jclasses::{JClasses, JavaClass, JavaMethod};
 use libfuzzer_sys::fuzz_target;
@@ -29,10 +30,10 @@ fn frames(stack: &Stack) -> usize {
         source_file: String::new(),
         methods,
     });
-    stack.user_view_frames_jni(true, &j, |pc| NativeFrame {
+    stack.user_view_frames_jni(ExperimentKind::Java, &j, |pc| NativeFrame {
         function: (pc & 1 == 1).then(|| format!("Java_p_C_m{}", pc % 4)),
         in_jvm: pc & 2 != 0,
-    }) + stack.user_view_frames(true)
+    }) + stack.user_view_frames(ExperimentKind::Java)
 }
 
 fuzz_target!(|data: &[u8]| {

@@ -1,9 +1,9 @@
 //! Fuzzes named stacks and function profiles: a real experiment (the `heap` fixture's log.xml,
 //! with a clock descriptor added) whose data.frameinfo, map.xml, heaptrace, profile and archived
 //! load object all come from the input (split at 0xFA bytes), symbolized and
-//! profiled end to end (`Symbolizer`, `Profile::collect`, function table, folded stacks).
+//! profiled end to end (`Symbolizer`, `StackProfile::collect`, function table, folded stacks).
 #![no_main]
-use experiment::profile::{FunctionTable, Metric, Profile};
+use experiment::profile::{FunctionTable, Metric, StackProfile};
 use experiment::stacks::Symbolizer;
 use experiment::{Experiment, MemorySource};
 use libfuzzer_sys::fuzz_target;
@@ -50,7 +50,7 @@ fuzz_target!(|data: &[u8]| {
     let _ = exp.truncations();
     let object = experiment::bytes::Bytes::from(object);
     let symbols = Symbolizer::new(&exp).with_load_objects(move |_| Some(object.clone()));
-    if let Ok(p) = Profile::collect(&exp, symbols, None) {
+    if let Ok(p) = StackProfile::collect(&exp, symbols, None) {
         let t = p.function_table();
         let columns = t.default_columns();
         let _ = t.rows(&columns, FunctionTable::sort_column(&columns));
