@@ -7,9 +7,9 @@ use pointsto::call_tree::CallGraph;
 use pointsto::call_tree::txt::{self, Reader};
 
 fuzz_target!(|data: &[u8]| {
-    if let Ok(reader) = Reader::from_bytes(data) {
+    {
         let mut out = String::new();
-        for line in reader {
+        for line in Reader::from_bytes(data) {
             match line {
                 Ok((_, line)) => txt::write_line(&mut out, &line),
                 Err(_) => break,

@@ -5,9 +5,9 @@ use libfuzzer_sys::fuzz_target;
 use pointsto::object_tree::{self, ObjectTree, Reader};
 
 fuzz_target!(|data: &[u8]| {
-    if let Ok(reader) = Reader::from_bytes(data) {
+    {
         let mut out = String::new();
-        for line in reader {
+        for line in Reader::from_bytes(data) {
             match line {
                 Ok((_, line)) => object_tree::write_line(&mut out, &line),
                 Err(_) => break,

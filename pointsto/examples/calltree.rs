@@ -1,42 +1,151 @@
-//! `cargo run -p pointsto --example calltree FILE`: counts what a call tree TXT report (or a
-//! fragment of one) holds, as one JSON object.
+//! Counts what a call tree TXT report (or a fragment of one) holds, as one JSON object:
+//!
+//! ```text
+//! calltree FILE
+//! cargo run -p pointsto --example calltree -- tests/data/generated/call_tree_hello_20240918_120000.txt
+//! ```
+//!
+//! Every line is checked (tree prefixes, line shapes, UTF-8, a last line cut off before its
+//! line break); a file with no tree line is an error. Exit status: 0 on success, 1 when the
+//! file cannot be read or is not a call tree report (`error: FILE: LINE:COLUMN: …`), 2 on a
+//! usage error.
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
+use std::collections::HashSet;
+use std::io::{self, BufWriter, IsTerminal, Read, Write};
+use std::process::ExitCode;
+
+use indicatif::{ProgressBar, ProgressStyle};
 use pointsto::call_tree::txt::{CallTreeLine, IdTag, NodeKind, Reader};
 
-fn main() -> std::process::ExitCode {
-    let Some(path) = std::env::args().nth(1) else {
-        eprintln!("usage: calltree FILE");
-        return std::process::ExitCode::from(2);
-    };
-    let bytes = match std::fs::read(&path) {
-        Ok(bytes) => bytes,
+const NAME: &str = "calltree";
+const USAGE: &str = "\
+usage: calltree [-h | --help] [--version] FILE
+
+Counts the entry points, methods, calls, overrides and id-refs of a call tree TXT report
+(`call_tree_*.txt`, or a fragment of one) and prints them as one JSON object.
+
+Exit status: 0 success; 1 FILE unreadable or not a call tree report; 2 usage error.";
+
+/// Inputs at least this big show progress on a terminal.
+const PROGRESS_FROM: u64 = 64 << 20;
+
+fn main() -> ExitCode {
+    let path = match parse_args() {
+        Ok(Some(path)) => path,
+        Ok(None) => return ExitCode::SUCCESS,
         Err(error) => {
-            eprintln!("{path}: {error}");
-            return std::process::ExitCode::FAILURE;
+            eprintln!("error: {error}\n{USAGE}");
+            return ExitCode::from(2);
         }
     };
-    match run(&bytes) {
-        Ok(json) => {
-            println!("{json}");
-            std::process::ExitCode::SUCCESS
-        }
+    let json = match read_input(&path).and_then(|bytes| count(&bytes, bytes.len() as u64)) {
+        Ok(json) => json,
         Err(error) => {
-            eprintln!("{path}:{error}");
-            std::process::ExitCode::FAILURE
+            eprintln!("error: {path}: {error}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let mut out = BufWriter::new(io::stdout().lock());
+    match writeln!(out, "{json}").and_then(|()| out.flush()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) if error.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("error: writing the result: {error}");
+            ExitCode::FAILURE
         }
     }
 }
 
-fn run(bytes: &[u8]) -> pointsto::Result<serde_json::Value> {
+/// The file to read, or `None` after `--help`/`--version`.
+fn parse_args() -> Result<Option<String>, lexopt::Error> {
+    use lexopt::prelude::*;
+    let mut parser = lexopt::Parser::from_env();
+    let mut path = None;
+    while let Some(arg) = parser.next()? {
+        match arg {
+            Short('h') | Long("help") => {
+                println!("{USAGE}");
+                return Ok(None);
+            }
+            Long("version") => {
+                println!("{NAME} {}", env!("CARGO_PKG_VERSION"));
+                return Ok(None);
+            }
+            Value(value) if path.is_none() => path = Some(value.string()?),
+            _ => return Err(arg.unexpected()),
+        }
+    }
+    path.map(Some).ok_or("missing FILE".into())
+}
+
+/// The file's bytes, with a progress bar on a terminal for big files.
+fn read_input(path: &str) -> Result<Vec<u8>, String> {
+    let mut file = std::fs::File::open(path).map_err(|e| e.to_string())?;
+    let len = file.metadata().map(|m| m.len()).unwrap_or(0);
+    let bar = progress(len, "reading");
+    let mut bytes = Vec::with_capacity(usize::try_from(len).unwrap_or(0));
+    let mut chunk = vec![0u8; 1 << 20];
+    loop {
+        let n = file.read(&mut chunk).map_err(|e| e.to_string())?;
+        let Some(read) = chunk.get(..n).filter(|read| !read.is_empty()) else {
+            break;
+        };
+        bytes.extend_from_slice(read);
+        bar.inc(n as u64);
+    }
+    bar.finish_and_clear();
+    Ok(bytes)
+}
+
+/// A progress bar over `len` bytes on stderr, hidden unless stderr is a terminal and the input
+/// is big.
+fn progress(len: u64, what: &'static str) -> ProgressBar {
+    if len < PROGRESS_FROM || !io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let style = ProgressStyle::with_template("{msg} {wide_bar} {bytes}/{total_bytes} {eta}")
+        .unwrap_or_else(|_| ProgressStyle::default_bar());
+    ProgressBar::new(len).with_style(style).with_message(what)
+}
+
+fn count(bytes: &[u8], len: u64) -> Result<serde_json::Value, String> {
     let (mut entry_points, mut direct, mut virtual_calls, mut interface, mut overrides) =
         (0u64, 0u64, 0u64, 0u64, 0u64);
-    let (mut id_refs, mut max_depth) = (0u64, 0u64);
-    let mut methods = std::collections::HashSet::new();
-    for line in Reader::from_bytes(bytes)? {
-        let CallTreeLine::Node(node) = line?.1 else {
-            continue;
+    let (mut id_refs, mut max_depth, mut lines) = (0u64, 0u64, 0u64);
+    let mut methods = HashSet::new();
+    // A line without a tree prefix continues an entry's multi-line parsing reason, so it may
+    // only follow an entry with a reason or another such line.
+    let mut reason_open = false;
+    let bar = progress(len, "counting");
+    for line in Reader::from_bytes(bytes) {
+        let (number, line) = line.map_err(|e| e.to_string())?;
+        lines += 1;
+        if lines % 65_536 == 0 {
+            bar.set_position(len * number / (number + 1));
+        }
+        let node = match line {
+            CallTreeLine::Node(node) => node,
+            CallTreeLine::Continuation(text) if !reason_open => {
+                return Err(format!(
+                    "{number}:1: expected a tree line, or the continuation of an entry's parsing \
+                     reason after it, found {:?}",
+                    text.chars().take(80).collect::<String>()
+                ));
+            }
+            CallTreeLine::Continuation(_) => continue,
+            CallTreeLine::Header | CallTreeLine::Empty => {
+                reason_open = false;
+                continue;
+            }
         };
+        reason_open = matches!(
+            node.kind,
+            NodeKind::Entry {
+                reason: Some(_),
+                ..
+            }
+        );
         max_depth = max_depth.max(node.depth as u64);
         match node.kind {
             NodeKind::Entry { .. } => entry_points += 1,
@@ -52,6 +161,14 @@ fn run(bytes: &[u8]) -> pointsto::Result<serde_json::Value> {
             Some(IdTag::IdRef(_)) => id_refs += 1,
             None => {}
         }
+    }
+    bar.finish_and_clear();
+    let nodes = entry_points + direct + virtual_calls + interface + overrides;
+    if nodes == 0 {
+        return Err(format!(
+            "{}:1: expected a tree line (`├── entry …`), found the end of the input",
+            lines + 1
+        ));
     }
     Ok(serde_json::json!({
         "entry_points": entry_points,

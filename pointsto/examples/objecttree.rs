@@ -1,40 +1,128 @@
-//! `cargo run -p pointsto --example objecttree FILE`: counts what an object tree report (or a
-//! fragment of one) holds, as one JSON object.
+//! Counts what an object tree report (or a fragment of one) holds, as one JSON object:
+//!
+//! ```text
+//! objecttree FILE
+//! cargo run -p pointsto --example objecttree -- tests/data/generated/object_tree_sample_20240918_120000.txt
+//! ```
+//!
+//! Every line is checked (tree prefixes, line shapes, UTF-8, a last line cut off before its
+//! line break); a file with no tree line is an error. Exit status: 0 on success, 1 when the
+//! file cannot be read or is not an object tree report (`error: FILE: LINE:COLUMN: …`), 2 on
+//! a usage error.
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
+use std::io::{self, BufWriter, IsTerminal, Read, Write};
+use std::process::ExitCode;
+
+use indicatif::{ProgressBar, ProgressStyle};
 use pointsto::object_tree::{Contents, ObjectEntry, ObjectTreeLine, Reader};
 
-fn main() -> std::process::ExitCode {
-    let Some(path) = std::env::args().nth(1) else {
-        eprintln!("usage: objecttree FILE");
-        return std::process::ExitCode::from(2);
-    };
-    let bytes = match std::fs::read(&path) {
-        Ok(bytes) => bytes,
+const NAME: &str = "objecttree";
+const USAGE: &str = "\
+usage: objecttree [-h | --help] [--version] FILE
+
+Counts the roots, values, id-refs, null fields and suppressed expansions of an object tree
+report (`object_tree_*.txt`, or a fragment of one) and prints them as one JSON object.
+
+Exit status: 0 success; 1 FILE unreadable or not an object tree report; 2 usage error.";
+
+/// Inputs at least this big show progress on a terminal.
+const PROGRESS_FROM: u64 = 64 << 20;
+
+fn main() -> ExitCode {
+    let path = match parse_args() {
+        Ok(Some(path)) => path,
+        Ok(None) => return ExitCode::SUCCESS,
         Err(error) => {
-            eprintln!("{path}: {error}");
-            return std::process::ExitCode::FAILURE;
+            eprintln!("error: {error}\n{USAGE}");
+            return ExitCode::from(2);
         }
     };
-    match run(&bytes) {
-        Ok(json) => {
-            println!("{json}");
-            std::process::ExitCode::SUCCESS
-        }
+    let json = match read_input(&path).and_then(|bytes| count(&bytes, bytes.len() as u64)) {
+        Ok(json) => json,
         Err(error) => {
-            eprintln!("{path}:{error}");
-            std::process::ExitCode::FAILURE
+            eprintln!("error: {path}: {error}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let mut out = BufWriter::new(io::stdout().lock());
+    match writeln!(out, "{json}").and_then(|()| out.flush()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) if error.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("error: writing the result: {error}");
+            ExitCode::FAILURE
         }
     }
 }
 
-fn run(bytes: &[u8]) -> pointsto::Result<serde_json::Value> {
+/// The file to read, or `None` after `--help`/`--version`.
+fn parse_args() -> Result<Option<String>, lexopt::Error> {
+    use lexopt::prelude::*;
+    let mut parser = lexopt::Parser::from_env();
+    let mut path = None;
+    while let Some(arg) = parser.next()? {
+        match arg {
+            Short('h') | Long("help") => {
+                println!("{USAGE}");
+                return Ok(None);
+            }
+            Long("version") => {
+                println!("{NAME} {}", env!("CARGO_PKG_VERSION"));
+                return Ok(None);
+            }
+            Value(value) if path.is_none() => path = Some(value.string()?),
+            _ => return Err(arg.unexpected()),
+        }
+    }
+    path.map(Some).ok_or("missing FILE".into())
+}
+
+/// The file's bytes, with a progress bar on a terminal for big files.
+fn read_input(path: &str) -> Result<Vec<u8>, String> {
+    let mut file = std::fs::File::open(path).map_err(|e| e.to_string())?;
+    let len = file.metadata().map(|m| m.len()).unwrap_or(0);
+    let bar = progress(len, "reading");
+    let mut bytes = Vec::with_capacity(usize::try_from(len).unwrap_or(0));
+    let mut chunk = vec![0u8; 1 << 20];
+    loop {
+        let n = file.read(&mut chunk).map_err(|e| e.to_string())?;
+        let Some(read) = chunk.get(..n).filter(|read| !read.is_empty()) else {
+            break;
+        };
+        bytes.extend_from_slice(read);
+        bar.inc(n as u64);
+    }
+    bar.finish_and_clear();
+    Ok(bytes)
+}
+
+/// A progress bar over `len` bytes on stderr, hidden unless stderr is a terminal and the input
+/// is big.
+fn progress(len: u64, what: &'static str) -> ProgressBar {
+    if len < PROGRESS_FROM || !io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let style = ProgressStyle::with_template("{msg} {wide_bar} {bytes}/{total_bytes} {eta}")
+        .unwrap_or_else(|_| ProgressStyle::default_bar());
+    ProgressBar::new(len).with_style(style).with_message(what)
+}
+
+fn count(bytes: &[u8], len: u64) -> Result<serde_json::Value, String> {
     let (mut roots, mut values, mut id_refs, mut null_fields) = (0u64, 0u64, 0u64, 0u64);
     let (mut suppressed, mut no_fields, mut no_elements, mut max_depth) = (0u64, 0u64, 0u64, 0u64);
-    for line in Reader::from_bytes(bytes)? {
-        let ObjectTreeLine::Node(node) = line?.1 else {
+    let (mut lines, mut nodes) = (0u64, 0u64);
+    let bar = progress(len, "counting");
+    for line in Reader::from_bytes(bytes) {
+        let (number, line) = line.map_err(|e| e.to_string())?;
+        lines += 1;
+        if lines % 65_536 == 0 {
+            bar.set_position(len * number / (number + 1));
+        }
+        let ObjectTreeLine::Node(node) = line else {
             continue;
         };
+        nodes += 1;
         max_depth = max_depth.max(node.depth as u64);
         match node.entry {
             ObjectEntry::RootValue { .. } => roots += 1,
@@ -51,7 +139,7 @@ fn run(bytes: &[u8]) -> pointsto::Result<serde_json::Value> {
                 match contents {
                     Contents::NoFields => no_fields += 1,
                     Contents::NoElements => no_elements += 1,
-                    Contents::Fields | Contents::Elements => {}
+                    _ => {}
                 }
             }
             ObjectEntry::ValueRef { .. } => id_refs += 1,
@@ -59,8 +147,15 @@ fn run(bytes: &[u8]) -> pointsto::Result<serde_json::Value> {
                 suppressed += 1;
             }
             ObjectEntry::FieldNull { .. } => null_fields += 1,
-            ObjectEntry::FieldValue { .. } => {}
+            _ => {}
         }
+    }
+    bar.finish_and_clear();
+    if nodes == 0 {
+        return Err(format!(
+            "{}:1: expected a tree line (`├── root …`), found the end of the input",
+            lines + 1
+        ));
     }
     Ok(serde_json::json!({
         "roots": roots,

@@ -2,12 +2,11 @@
 //! with or without a final line break) and the tree prefix that opens each tree line
 //! (`points-to-analysis-reports.ja.txt`, "TXT形式"; `iprof-pointsto.md` §2.2 and §2.6).
 
-use serde::{Deserialize, Serialize};
-
 use crate::error::{Error, Result};
 
 /// The line separator a report was written with (`%n` is `\r\n` on Windows builders).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum LineEnding {
     /// `\n`.
     #[default]
@@ -29,7 +28,8 @@ impl LineEnding {
 
 /// Which characters draw the tree: Unicode box drawing, or `?` where a builder with a
 /// non-UTF-8 default charset replaced every box-drawing character (`oracle/graal#2657`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Charset {
     /// `├── `, `└── `, `│   `.
     #[default]
@@ -39,7 +39,8 @@ pub enum Charset {
 }
 
 /// The marker that ends a tree prefix.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Marker {
     /// `├── `: a child with later siblings.
     Child,
@@ -63,7 +64,8 @@ pub(crate) const MARK_LAST: &str = "└── ";
 pub(crate) const MARK_MANGLED: &str = "??? ";
 
 /// One 4-character indentation unit before a marker.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum IndentUnit {
     /// `│   `: an ancestor with later siblings.
     Bar,
@@ -137,7 +139,8 @@ impl<'a> Indent<'a> {
     }
 }
 
-impl Serialize for Indent<'_> {
+#[cfg(feature = "serde")]
+impl serde::Serialize for Indent<'_> {
     fn serialize<S: serde::Serializer>(
         &self,
         serializer: S,
@@ -321,8 +324,8 @@ impl ByteLine<'_> {
 /// (multi-byte) tree prefixes, matched byte for byte, are never validated twice.
 #[derive(Debug, Clone)]
 pub(crate) struct ByteLines<'a> {
-    rest: &'a [u8],
-    number: u64,
+    pub(crate) rest: &'a [u8],
+    pub(crate) number: u64,
 }
 
 impl<'a> ByteLines<'a> {
@@ -361,18 +364,28 @@ impl<'a> Iterator for ByteLines<'a> {
 
 /// The cursor behind the public line readers: [`ByteLines`] parsed one line at a time, that
 /// stops for good after the first error.
+///
+/// It also rejects what a cut-off report looks like: an empty input, and a last line without
+/// its line break (the printers end every line with one, so the input ended inside that line).
 #[derive(Debug, Clone)]
 pub(crate) struct ParsedLines<'a> {
     lines: ByteLines<'a>,
     failed: bool,
+    /// What the first line should be, for the error on an empty input.
+    first: &'static str,
 }
 
+/// What a report's last line lacks when the input ends inside it.
+pub(crate) const LINE_BREAK: &str =
+    "the rest of the line and its line break (the report ends inside this line)";
+
 impl<'a> ParsedLines<'a> {
-    /// A cursor at the first line of `bytes`.
-    pub(crate) fn new(bytes: &'a [u8]) -> Self {
+    /// A cursor at the first line of `bytes`; `first` says what the first line should be.
+    pub(crate) fn new(bytes: &'a [u8], first: &'static str) -> Self {
         Self {
             lines: ByteLines::new(bytes),
-            failed: false,
+            failed: bytes.is_empty(),
+            first,
         }
     }
 
@@ -387,12 +400,56 @@ impl<'a> ParsedLines<'a> {
         parse: impl FnOnce(u64, &'a [u8]) -> Result<T>,
     ) -> Option<Result<(u64, T)>> {
         if self.failed {
+            if self.lines.number == 0 && self.lines.rest.is_empty() {
+                // An empty input: say so once.
+                self.lines.number = 1;
+                return Some(Err(Error::Truncated {
+                    line: 1,
+                    column: 1,
+                    expected: self.first,
+                }));
+            }
             return None;
         }
         let line = self.lines.next()?;
-        let parsed = parse(line.number, line.bytes).map(|l| (line.number, l));
+        let parsed = match cut_off(&line) {
+            Some(error) => Err(error),
+            None => parse(line.number, line.bytes).map(|l| (line.number, l)),
+        };
         self.failed = parsed.is_err();
         Some(parsed)
+    }
+}
+
+/// The error for a last line that has text but no line break: the input ended inside it.
+/// A line that is not UTF-8 (other than a character cut at its end) is left to the parser,
+/// which says where the bytes stop being text.
+pub(crate) fn cut_off(line: &ByteLine<'_>) -> Option<Error> {
+    let text = std::str::from_utf8(line.bytes).map_or_else(|e| e.error_len().is_none(), |_| true);
+    (line.ending.is_none() && !line.bytes.is_empty() && text).then(|| Error::Truncated {
+        line: line.number,
+        column: line.bytes.len() as u64 + 1,
+        expected: LINE_BREAK,
+    })
+}
+
+/// Where a line that starts like a tree prefix (a box-drawing character) stops being one:
+/// the 1-based column after its whole indentation units, or `None` when the line does not
+/// start with a box-drawing character (U+2500–U+257F).
+pub(crate) fn broken_prefix(bytes: &[u8]) -> Option<u64> {
+    if !matches!(bytes, [0xE2, 0x94 | 0x95, ..]) {
+        return None;
+    }
+    let mut at = 0usize;
+    loop {
+        let tail = bytes.get(at..).unwrap_or_default();
+        if tail.starts_with(UNIT_BAR.as_bytes()) {
+            at += UNIT_BAR.len();
+        } else if tail.starts_with(UNIT_SPACE.as_bytes()) {
+            at += UNIT_SPACE.len();
+        } else {
+            return Some(at as u64 + 1);
+        }
     }
 }
 
@@ -405,7 +462,8 @@ pub(crate) fn utf8(line: u64, offset: usize, bytes: &[u8]) -> Result<&str> {
 }
 
 /// Layout details of a text report that a writer needs to re-emit it byte for byte.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct TextStyle {
     /// The line separator.
     pub line_ending: LineEnding,
@@ -482,6 +540,11 @@ pub(crate) fn parse_u64(text: &str) -> Option<u64> {
         value = value.checked_mul(10)?.checked_add(u64::from(digit))?;
     }
     Some(value)
+}
+
+/// The 1-based byte column of the token after `part` (a subslice of `line`) and one space.
+pub(crate) fn column_after(line: &[u8], part: &str) -> u64 {
+    column_of(line, part) + part.len() as u64 + 1
 }
 
 /// The 1-based byte column where `part` (a subslice of `line`) starts.

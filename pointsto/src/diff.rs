@@ -8,14 +8,13 @@ use std::borrow::Cow;
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::sync::Arc;
 
-use serde::{Deserialize, Serialize};
-
 use crate::call_tree::{CallGraph, DeclaredTarget, InvokeKind};
 use crate::signature::MethodSignature;
 
 /// An invoke edge by method strings. The strings are shared: every edge of a method holds the
 /// same copy of its method string (a method may have as many edges as the report has rows).
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Edge {
     /// The caller.
     pub caller: Arc<str>,
@@ -26,7 +25,8 @@ pub struct Edge {
 }
 
 /// What differs between call graph `a` and call graph `b`; every list is sorted.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct CallTreeDiff {
     /// Methods reachable in `a` only.
     pub methods_only_in_a: Vec<String>,

@@ -57,10 +57,12 @@ pub enum Error {
         found: u64,
     },
     /// A line is a child of a line that cannot have children (or of the wrong kind of line).
-    #[error("line {line}: expected {expected} under the line above, found {found:?}")]
+    #[error("{line}:{column}: expected {expected} under the line above, found {found:?}")]
     Nesting {
         /// 1-based line number.
         line: u64,
+        /// 1-based column of the line's text after its tree prefix, counted in bytes.
+        column: u64,
         /// What the parent line allows as a child.
         expected: &'static str,
         /// The child line's content (shortened to 80 bytes).
@@ -68,11 +70,13 @@ pub enum Error {
     },
     /// An `id=` is defined twice.
     #[error(
-        "line {line}: expected id {id} to be defined once, found a second `id={id}` (first at line {first})"
+        "{line}:{column}: expected id {id} to be defined once, found a second `id={id}` (first at line {first})"
     )]
     DuplicateId {
         /// 1-based line number of the second definition.
         line: u64,
+        /// 1-based column of the second `id=` (the field number in a CSV file).
+        column: u64,
         /// The id.
         id: u64,
         /// 1-based line number of the first definition (0 when it came from a CSV row).
@@ -80,19 +84,24 @@ pub enum Error {
     },
     /// An `id-ref=` (or a CSV id column) names an id that is never defined.
     #[error(
-        "line {line}: expected `id={id}` to be defined somewhere in the report, found only references to it"
+        "{line}:{column}: expected `id={id}` to be defined somewhere in the report, found only references to it"
     )]
     UnresolvedId {
         /// 1-based line number of the first reference.
         line: u64,
+        /// 1-based column of the first `id-ref=` (the field number in a CSV file).
+        column: u64,
         /// The id.
         id: u64,
     },
-    /// The input ended before the report's first line.
-    #[error("line {line}: expected {expected}, found the end of the input")]
-    UnexpectedEnd {
+    /// The input ended too early: before the report's first line, or inside a line (a report
+    /// cut off mid-line; the printers end every line with a line break).
+    #[error("{line}:{column}: expected {expected}, found the end of the input")]
+    Truncated {
         /// 1-based line number where the input ended.
         line: u64,
+        /// 1-based column where the input ended, counted in bytes.
+        column: u64,
         /// What was expected.
         expected: &'static str,
     },

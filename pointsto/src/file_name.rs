@@ -2,12 +2,11 @@
 //! image and time stamp, and the 21.3 `csv_` prefix (`points-to-analysis-reports.ja.txt`,
 //! "レポート・ファイル"; `iprof-pointsto.md` §2.1 and §2.5).
 
-use serde::{Deserialize, Serialize};
-
 use crate::call_tree::csv::CsvFile;
 
 /// Which report a file holds.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum ReportKind {
     /// `call_tree_<image>_<ts>.txt`.
     CallTreeTxt,
@@ -28,7 +27,8 @@ pub enum ReportKind {
 }
 
 /// The `yyyyMMdd_HHmmss` time stamp.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Timestamp {
     /// Year.
     pub year: u16,
@@ -81,7 +81,8 @@ impl std::fmt::Display for Timestamp {
 }
 
 /// A parsed report file name.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ReportFileName<'a> {
     /// The report.
     pub kind: ReportKind,

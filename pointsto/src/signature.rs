@@ -2,13 +2,12 @@
 //! (`points-to-analysis-reports.ja.txt`, `<qualified-holder>.<method-name>(<qualified-parameters>):
 //! <qualified-return-type>`; loader prefixes and their detection rules: `iprof-pointsto.md` §2.2).
 
-use serde::{Deserialize, Serialize};
-
 /// A parsed method string: `[<loader>:]<holder>.<name>(<parameters>)[:<return type>]`.
 ///
 /// Borrowed from the report text. The return type is absent in the object tree's method roots
 /// and in old `used_methods` files, which print `%H.%n(%p)`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct MethodSignature<'a> {
     /// The class loader name (`app`, `null`, `platform`, `app->app`), present since 24.2.
     pub loader: Option<&'a str>,
@@ -98,7 +97,8 @@ pub fn split_loader(loader: &str) -> (&str, &str) {
 
 /// A parsed field string: `[<loader>:]<holder>.<name>:<declared type>` (object-tree roots) or
 /// `<name>:<declared type>` (object-tree fields, `holder` empty).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct FieldSignature<'a> {
     /// The class loader name, present since 24.2 on roots.
     pub loader: Option<&'a str>,

@@ -2,14 +2,13 @@
 //! (`iprof-pointsto.md` §2.4): one item per line, sorted, no header; `<loader>:` prefixes and
 //! qualified method parameters since 24.2.
 
-use serde::{Deserialize, Serialize};
-
 use crate::cursor::Lines;
 use crate::error::{Error, Result, quote};
 use crate::signature::{MethodSignature, split_loader_prefix};
 
 /// One `used_classes` / `used_packages` item.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct UsedName<'a> {
     /// The class loader (24.2+).
     pub loader: Option<&'a str>,

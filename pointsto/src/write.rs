@@ -66,7 +66,11 @@ pub fn call_tree_txt(graph: &CallGraph) -> Result<String> {
             .methods
             .get(&id)
             .map(|m| m.signature.as_str())
-            .ok_or(Error::UnresolvedId { line: 0, id })
+            .ok_or(Error::UnresolvedId {
+                line: 0,
+                column: 0,
+                id,
+            })
     };
     while let Some((depth, last, item)) = work.pop() {
         path.truncate(depth);
@@ -274,7 +278,7 @@ pub fn object_tree_txt(tree: &ObjectTree) -> String {
         }
         cursor::write_indent(&mut out, style.charset, &path);
         cursor::write_marker(&mut out, style.charset, node.last);
-        object_tree::write_body(&mut out, &node.entry);
+        object_tree::txt::write_body(&mut out, &node.entry);
         out.push_str(eol);
         path.push(node.last);
     }

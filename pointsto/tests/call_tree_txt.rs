@@ -306,8 +306,9 @@ fn errors_are_located() {
     let bad = |text: &str| CallGraph::parse_txt(text.as_bytes()).unwrap_err();
     assert_eq!(
         bad(""),
-        Error::UnexpectedEnd {
+        Error::Truncated {
             line: 1,
+            column: 1,
             expected: "the header `VM Entry Points`"
         }
     );
@@ -326,12 +327,17 @@ fn errors_are_located() {
         bad(
             "VM Entry Points\n└── entry a.B.c():void id=0 \n    └── directly calls a.B.d():void id-ref=7 @bci=1 \n"
         ),
-        Error::UnresolvedId { line: 3, id: 7 }
+        Error::UnresolvedId {
+            line: 3,
+            column: 43,
+            id: 7
+        }
     ));
     assert!(matches!(
         bad("VM Entry Points\n├── entry a.B.c():void id=0 \n└── entry a.B.d():void id=0 \n"),
         Error::DuplicateId {
             line: 3,
+            column: 30,
             id: 0,
             first: 2
         }
@@ -340,19 +346,31 @@ fn errors_are_located() {
         bad(
             "VM Entry Points\n└── entry a.B.c():void id=0 \n    └── is overridden by a.B.d():void id=1 \n"
         ),
-        Error::Nesting { line: 3, .. }
+        Error::Nesting {
+            line: 3,
+            column: 15,
+            ..
+        }
     ));
     assert!(matches!(
         bad(
             "VM Entry Points\n└── entry a.B.c():void id=0 \n    └── directly calls a.B.c():void id-ref=0 @bci=1 \n        └── directly calls a.B.c():void id-ref=0 @bci=1 \n"
         ),
-        Error::Nesting { line: 4, .. }
+        Error::Nesting {
+            line: 4,
+            column: 19,
+            ..
+        }
     ));
     assert!(matches!(
         bad(
             "VM Entry Points\n└── entry a.B.c():void id=0 \n    └── virtually calls a.I.c():void @bci=1\n        └── is implemented by a.B.c():void id-ref=0 \n"
         ),
-        Error::Nesting { line: 4, .. }
+        Error::Nesting {
+            line: 4,
+            column: 19,
+            ..
+        }
     ));
     assert!(matches!(
         bad("VM Entry Points\nat nowhere\n"),

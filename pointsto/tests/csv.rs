@@ -303,7 +303,14 @@ fn header_quirk_and_errors() {
         "StartId,EndId,BytecodeIndexes\n1,9,3\n".into(),
     );
     let err = parse_files(&files).unwrap_err();
-    assert_eq!(err, Error::UnresolvedId { line: 2, id: 9 });
+    assert_eq!(
+        err,
+        Error::UnresolvedId {
+            line: 2,
+            column: 2,
+            id: 9
+        }
+    );
     files.insert(
         CsvFile::VirtualEdges,
         "StartId,EndId,BytecodeIndexes\n1,2,x\n".into(),

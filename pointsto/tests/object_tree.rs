@@ -130,14 +130,25 @@ fn every_line_shape() {
 #[test]
 fn errors_are_located() {
     let bad = |text: &str| ObjectTree::parse(text.as_bytes()).unwrap_err();
-    assert!(matches!(bad(""), Error::UnexpectedEnd { line: 1, .. }));
+    assert!(matches!(
+        bad(""),
+        Error::Truncated {
+            line: 1,
+            column: 1,
+            ..
+        }
+    ));
     assert!(matches!(
         bad("Heap roots\n└── root a.B.c:int value:\n        └── int id=0 toString=1 (no fields)\n"),
         Error::Depth { line: 3, .. }
     ));
     assert!(matches!(
         bad("Heap roots\n└── root a.B.c:a.B value:\n    └── f:int value=null\n"),
-        Error::Nesting { line: 3, .. }
+        Error::Nesting {
+            line: 3,
+            column: 15,
+            ..
+        }
     ));
     assert!(matches!(
         bad(
@@ -153,7 +164,11 @@ fn errors_are_located() {
     ));
     assert!(matches!(
         bad("Heap roots\n└── root a.B.c:a.B id-ref=4 toString=x\n"),
-        Error::UnresolvedId { line: 2, id: 4 }
+        Error::UnresolvedId {
+            line: 2,
+            column: 26,
+            id: 4
+        }
     ));
     assert!(matches!(
         bad(
@@ -161,6 +176,7 @@ fn errors_are_located() {
         ),
         Error::DuplicateId {
             line: 5,
+            column: 19,
             id: 0,
             first: 3
         }

@@ -7,18 +7,18 @@
 
 use std::collections::HashSet;
 
-use serde::{Deserialize, Serialize};
-
 use crate::call_tree::graph::{
-    CallGraph, Callee, Callees, CsvMethodInfo, DeclaredTarget, EntryPoint, IdIndex, IdSet, Invoke,
-    InvokeKind, Method,
+    CallGraph, Callee, Callees, CsvMethodInfo, DeclaredTarget, EntryPoint, Invoke, InvokeKind,
+    Method,
 };
 use crate::call_tree::txt::BciList;
+use crate::call_tree::{IdIndex, IdSet};
 use crate::cursor::{self, Lines};
 use crate::error::{Error, Result, quote};
 
 /// One file of a CSV call tree report.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum CsvFile {
     /// `call_tree_methods`: `Id,Name,Type,Parameters,Return,Display[,Flags[,IsEntryPoint]]`.
     Methods,
@@ -72,7 +72,8 @@ impl CsvFile {
 }
 
 /// Which generation of the CSV report a set of files is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum CsvLayout {
     /// 24.1+: methods, invokes, targets.
     Current,
@@ -232,7 +233,12 @@ fn method_rows(
             }),
         };
         if graph.methods.insert(id, method).is_some() {
-            return Err(Error::DuplicateId { line, id, first: 0 });
+            return Err(Error::DuplicateId {
+                line,
+                column: 1,
+                id,
+                first: 0,
+            });
         }
         if is_entry_point == Some(true) {
             graph.entry_points.push(EntryPoint {
@@ -254,11 +260,16 @@ fn known_ids(graph: &CallGraph) -> IdSet {
     known
 }
 
-fn require(known: &IdSet, line: u64, id: u64) -> Result<()> {
+/// Checks that `id`, read from field `field` (0-based) of `line`, names a known method.
+fn require(known: &IdSet, line: u64, field: u64, id: u64) -> Result<()> {
     if known.contains(id) {
         Ok(())
     } else {
-        Err(Error::UnresolvedId { line, id })
+        Err(Error::UnresolvedId {
+            line,
+            column: field + 1,
+            id,
+        })
     }
 }
 
@@ -280,8 +291,8 @@ fn edge_rows(
         if vm_ids.contains(&caller) {
             continue;
         }
-        require(known, line, caller)?;
-        require(known, line, end)?;
+        require(known, line, 0, caller)?;
+        require(known, line, 1, end)?;
         let callees = if kind == InvokeKind::Direct {
             Callees::one(Callee {
                 method: end,
@@ -381,8 +392,8 @@ impl CallGraph {
             let bci = table.bci(line, &fields, 2)?;
             let target = table.id(line, &fields, 3)?;
             let direct = table.boolean(line, &fields, 4)?;
-            require(&known, line, caller)?;
-            require(&known, line, target)?;
+            require(&known, line, 1, caller)?;
+            require(&known, line, 3, target)?;
             let kind = if direct {
                 InvokeKind::Direct
             } else {
@@ -400,14 +411,19 @@ impl CallGraph {
                 },
             );
             if !by_id.insert(id, index) {
-                return Err(Error::DuplicateId { line, id, first: 0 });
+                return Err(Error::DuplicateId {
+                    line,
+                    column: 1,
+                    id,
+                    first: 0,
+                });
             }
         }
         let (mut table, _) = Table::open(CsvFile::Targets, targets, &["InvokeId,TargetId"])?;
         while let Some(line) = table.row(&mut fields)? {
             let invoke = table.id(line, &fields, 0)?;
             let target = table.id(line, &fields, 1)?;
-            require(&known, line, target)?;
+            require(&known, line, 1, target)?;
             let Some(invoke) = by_id.get(invoke).and_then(|i| graph.invokes.get_mut(i)) else {
                 return Err(table.error(
                     line,
@@ -454,7 +470,7 @@ impl CallGraph {
         let (mut table, _) = open_table(CsvFile::EntryPoints, &["Id"])?;
         while let Some(line) = table.row(&mut fields)? {
             let id = table.id(line, &fields, 0)?;
-            require(&known, line, id)?;
+            require(&known, line, 0, id)?;
             graph.entry_points.push(EntryPoint {
                 method: id,
                 reason: None,
@@ -467,8 +483,8 @@ impl CallGraph {
         while let Some(line) = table.row(&mut fields)? {
             let node = table.id(line, &fields, 0)?;
             let implementation = table.id(line, &fields, 1)?;
-            require(&known, line, node)?;
-            require(&known, line, implementation)?;
+            require(&known, line, 0, node)?;
+            require(&known, line, 1, implementation)?;
             graph
                 .shared_overrides
                 .entry(node)

@@ -2,80 +2,15 @@
 //! (caller, BCIs, declared target, resolved callees), entry points
 //! (`points-to-analysis-reports.ja.txt`, "コール・ツリー"; `iprof-pointsto.md` §2.3 and §2.5).
 
-use std::collections::HashMap;
-use std::hash::{BuildHasher, Hasher};
-
-use indexmap::IndexMap;
-use serde::{Deserialize, Serialize};
-
-use crate::call_tree::txt::{self, BciList, CallTreeLine, IdTag, NodeKind};
-use crate::cursor::{ByteLines, LineEnding, StyleTracker, TextStyle};
-use crate::error::{Error, Result, quote};
-
-/// A fast hasher for the reports' integer ids, seeded per map: one folded 64×64→128-bit
-/// multiply of the id and a secret seed. Ids come from the report, so they may be chosen to
-/// collide; with the seed drawn at random for each map (see [`IdState`]) no fixed set of ids
-/// makes every lookup probe the same buckets, as they could with an unseeded multiplicative
-/// hash (ids `i << 32` all landed in one bucket).
-#[derive(Debug, Clone, Copy, Default)]
-pub struct IdHasher {
-    seed: u64,
-    hash: u64,
-}
-
-/// `x * y` as 128 bits, its halves XORed together.
-#[inline(always)]
-fn folded_multiply(x: u64, y: u64) -> u64 {
-    let full = u128::from(x) * u128::from(y);
-    (full as u64) ^ ((full >> 64) as u64)
-}
-
-impl Hasher for IdHasher {
-    fn finish(&self) -> u64 {
-        self.hash
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u64(self.hash.rotate_left(8) ^ u64::from(b));
-        }
-    }
-
-    fn write_u64(&mut self, id: u64) {
-        self.hash = folded_multiply(id ^ self.seed, 0x9E37_79B9_7F4A_7C15 ^ self.hash);
-    }
-}
-
-/// Builds [`IdHasher`]s with a seed drawn at random (from the standard library's per-process
-/// random keys) when the map is created.
-#[derive(Debug, Clone, Copy)]
-pub struct IdState {
-    seed: u64,
-}
-
-impl Default for IdState {
-    fn default() -> Self {
-        let seed = std::collections::hash_map::RandomState::new().hash_one(0x1d5_u64);
-        IdState { seed }
-    }
-}
-
-impl BuildHasher for IdState {
-    type Hasher = IdHasher;
-
-    fn build_hasher(&self) -> IdHasher {
-        IdHasher {
-            seed: self.seed,
-            hash: 0,
-        }
-    }
-}
-
-/// A map keyed by report ids.
-pub type IdMap<V> = IndexMap<u64, V, IdState>;
+use crate::call_tree::builder::CallGraphBuilder;
+use crate::call_tree::ids::IdMap;
+use crate::call_tree::txt::BciList;
+use crate::cursor::{ByteLines, TextStyle};
+use crate::error::Result;
 
 /// How an invoke dispatches.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum InvokeKind {
     /// `directly calls` (CSV `IsDirect` true).
     Direct,
@@ -86,7 +21,8 @@ pub enum InvokeKind {
 }
 
 /// The method an invoke names in the bytecode.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum DeclaredTarget {
     /// A method with an id (direct calls; CSV target and virtual-method rows).
     Method(u64),
@@ -95,7 +31,8 @@ pub enum DeclaredTarget {
 }
 
 /// A resolved callee of an invoke.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Callee {
     /// The callee's id.
     pub method: u64,
@@ -182,7 +119,8 @@ impl FromIterator<Callee> for Callees {
     }
 }
 
-impl Serialize for Callees {
+#[cfg(feature = "serde")]
+impl serde::Serialize for Callees {
     fn serialize<S: serde::Serializer>(
         &self,
         serializer: S,
@@ -191,18 +129,22 @@ impl Serialize for Callees {
     }
 }
 
-impl<'de> Deserialize<'de> for Callees {
+#[cfg(feature = "serde")]
+impl<'de> serde::Deserialize<'de> for Callees {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> std::result::Result<Self, D::Error> {
-        Ok(Vec::<Callee>::deserialize(deserializer)?
-            .into_iter()
-            .collect())
+        Ok(
+            <Vec<Callee> as serde::Deserialize>::deserialize(deserializer)?
+                .into_iter()
+                .collect(),
+        )
     }
 }
 
 /// One invoke in a method.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Invoke {
     /// The CSV invoke id (`call_tree_invokes` `Id`); `None` for TXT and legacy CSV reports.
     pub id: Option<u64>,
@@ -219,7 +161,8 @@ pub struct Invoke {
 }
 
 /// Columns only the CSV reports have.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct CsvMethodInfo {
     /// `Display`: abbreviated holder plus name (`j.l.S.length`).
     pub display: String,
@@ -232,7 +175,8 @@ pub struct CsvMethodInfo {
 }
 
 /// A method of the graph.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Method {
     /// The report's id (`id=`, CSV `Id`); ids differ between builds.
     pub id: u64,
@@ -254,7 +198,8 @@ impl Method {
 }
 
 /// A call tree root.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct EntryPoint {
     /// The method's id.
     pub method: u64,
@@ -266,7 +211,8 @@ pub struct EntryPoint {
 
 /// Which trailing spaces a TXT report's line kinds carry (the printers: entries, direct calls
 /// and overrides do, virtual calls do not).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct TrailingSpaces {
     /// `directly calls` lines.
     pub direct: bool,
@@ -287,7 +233,8 @@ impl Default for TrailingSpaces {
 }
 
 /// What a TXT writer needs beyond the graph to re-emit a report byte for byte.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct TxtLayout {
     /// Line endings, tree characters, trailing empty lines.
     pub style: TextStyle,
@@ -299,7 +246,8 @@ pub struct TxtLayout {
 ///
 /// Memory is proportional to methods and invokes, not to the report's size: the tree's
 /// repeated subtrees are `id-ref=` lines, stored as one [`Callee`] each.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct CallGraph {
     /// Methods by id, in order of definition.
     pub methods: IdMap<Method>,
@@ -335,11 +283,11 @@ impl CallGraph {
     ///
     /// `id-ref=` lines may come before their `id=` line: ids are resolved after the pass.
     pub fn parse_txt(bytes: &[u8]) -> Result<Self> {
-        let mut builder = CallGraphBuilder::new();
-        // About one invoke per 150 bytes in real reports; a hint, not a bound.
-        builder.graph.invokes.reserve(bytes.len() / 256);
-        builder.callers.reserve(bytes.len() / 256);
+        let mut builder = CallGraphBuilder::for_report_of(bytes.len());
         for line in ByteLines::new(bytes) {
+            if let Some(error) = crate::cursor::cut_off(&line) {
+                return Err(error);
+            }
             builder.push(line.number, line.bytes, line.ending)?;
         }
         builder.finish()
@@ -473,7 +421,7 @@ impl CallGraph {
 }
 
 /// A virtual or interface invoke with no callees yet.
-fn dispatch(caller: u64, bci: BciList, kind: InvokeKind, declared: &str) -> Invoke {
+pub(crate) fn dispatch(caller: u64, bci: BciList, kind: InvokeKind, declared: &str) -> Invoke {
     Invoke {
         id: None,
         caller,
@@ -481,501 +429,5 @@ fn dispatch(caller: u64, bci: BciList, kind: InvokeKind, declared: &str) -> Invo
         kind,
         target: DeclaredTarget::Signature(declared.to_owned()),
         callees: Callees::new(),
-    }
-}
-
-/// A map from report ids to indices: a vector for the usual small, dense ids (the printers
-/// count from 0), a hash map for the rest.
-#[derive(Debug, Default)]
-pub(crate) struct IdIndex {
-    dense: Vec<u32>,
-    /// How many ids the vector holds (not its length, which grows with the largest id).
-    dense_entries: usize,
-    sparse: HashMap<u64, usize, IdState>,
-}
-
-impl IdIndex {
-    /// Whether `id` belongs in the vector: ids stay below a few times the number of entries
-    /// in real reports, so the vector never outgrows the data by much.
-    fn dense(&self, id: u64) -> bool {
-        let entries = (self.dense_entries + self.sparse.len()) as u64;
-        id < (1 << 16) + 8 * entries && id < (1 << 26)
-    }
-
-    /// Sets `id`'s index; returns false if `id` already had one.
-    pub(crate) fn insert(&mut self, id: u64, index: usize) -> bool {
-        if self.get(id).is_some() {
-            return false;
-        }
-        match u32::try_from(index) {
-            Ok(small) if small != u32::MAX && self.dense(id) => {
-                let at = id as usize;
-                if at >= self.dense.len() {
-                    self.dense.resize((at + 1).next_power_of_two(), u32::MAX);
-                }
-                if let Some(slot) = self.dense.get_mut(at) {
-                    *slot = small;
-                    self.dense_entries += 1;
-                }
-                true
-            }
-            _ => self.sparse.insert(id, index).is_none(),
-        }
-    }
-
-    /// `id`'s index.
-    pub(crate) fn get(&self, id: u64) -> Option<usize> {
-        match usize::try_from(id).ok().and_then(|at| self.dense.get(at)) {
-            Some(&slot) if slot != u32::MAX => Some(slot as usize),
-            _ => self.sparse.get(&id).copied(),
-        }
-    }
-}
-
-/// The set of defined ids: a bitset for the usual small ids, a hash set for the rest.
-#[derive(Debug, Default)]
-pub(crate) struct IdSet {
-    dense: Vec<u64>,
-    sparse: std::collections::HashSet<u64, IdState>,
-}
-
-impl IdSet {
-    /// Ids below this live in the bitset (at most 2 MiB of bits).
-    const DENSE_LIMIT: u64 = 1 << 24;
-
-    pub(crate) fn insert(&mut self, id: u64) {
-        if id < Self::DENSE_LIMIT {
-            let word = (id / 64) as usize;
-            if word >= self.dense.len() {
-                self.dense.resize((word + 1).next_power_of_two(), 0);
-            }
-            if let Some(bits) = self.dense.get_mut(word) {
-                *bits |= 1 << (id % 64);
-            }
-        } else {
-            self.sparse.insert(id);
-        }
-    }
-
-    pub(crate) fn contains(&self, id: u64) -> bool {
-        if id < Self::DENSE_LIMIT {
-            self.dense
-                .get((id / 64) as usize)
-                .is_some_and(|bits| bits & (1 << (id % 64)) != 0)
-        } else {
-            self.sparse.contains(&id)
-        }
-    }
-}
-
-/// A frame of the open tree path while lines stream by.
-#[derive(Debug, Clone, Copy)]
-enum Frame {
-    /// A method expanded here (`entry`, `id=` lines): its id and index in `methods`.
-    Method(u64, usize),
-    /// A virtual or interface invoke (index into `invokes`).
-    Dispatch(usize, InvokeKind),
-    /// A line that cannot have children (`id-ref=`).
-    Leaf,
-}
-
-/// Builds a [`CallGraph`] from TXT lines pushed one at a time, so a report never has to be in
-/// memory whole: feed it lines from any reader, then call [`CallGraphBuilder::finish`].
-///
-/// ```
-/// use pointsto::call_tree::CallGraphBuilder;
-/// let mut builder = CallGraphBuilder::new();
-/// for line in "VM Entry Points\n└── entry a.B.main():void id=0 \n".lines() {
-///     builder.push_line(line)?;
-/// }
-/// let graph = builder.finish()?;
-/// assert_eq!(graph.entry_points.len(), 1);
-/// # Ok::<(), pointsto::Error>(())
-/// ```
-#[derive(Debug, Default)]
-pub struct CallGraphBuilder {
-    graph: CallGraph,
-    stack: Vec<Frame>,
-    /// Line of each method's definition, by index in `methods` (for duplicate errors).
-    defined_at: Vec<u64>,
-    /// Index in `methods` of each invoke's caller.
-    callers: Vec<usize>,
-    /// Ids defined so far.
-    defined: IdSet,
-    /// Ids referenced before their definition, with the first referencing line.
-    pending: HashMap<u64, u64, IdState>,
-    style: StyleTracker,
-    trailing: Option<TrailingSpaces>,
-    seen_direct: bool,
-    seen_virtual: bool,
-    seen_override: bool,
-    seen_header: bool,
-    line: u64,
-    /// An entry whose parsing reason may continue on the next lines.
-    open_reason: bool,
-    /// Empty lines seen after the last content line.
-    empty_lines: u64,
-}
-
-impl CallGraphBuilder {
-    /// An empty builder.
-    #[must_use]
-    pub fn new() -> Self {
-        Self::default()
-    }
-
-    /// Feeds the next line (with or without its `\n`/`\r\n`).
-    pub fn push_line(&mut self, line: &str) -> Result<()> {
-        let (text, ending) = if let Some(text) = line.strip_suffix("\r\n") {
-            (text, LineEnding::CrLf)
-        } else if let Some(text) = line.strip_suffix('\n') {
-            (text, LineEnding::Lf)
-        } else {
-            (line, LineEnding::Lf)
-        };
-        let number = self.line + 1;
-        self.push(number, text.as_bytes(), Some(ending))
-    }
-
-    pub(crate) fn push(
-        &mut self,
-        number: u64,
-        text: &[u8],
-        ending: Option<LineEnding>,
-    ) -> Result<()> {
-        self.line = number;
-        let parsed = txt::parse_line_bytes(number, text)?;
-        let marker = match &parsed {
-            CallTreeLine::Node(node) => Some(node.marker),
-            _ => None,
-        };
-        self.style.line(text.is_empty(), ending, marker);
-        if !self.seen_header {
-            return match parsed {
-                CallTreeLine::Header => {
-                    self.seen_header = true;
-                    Ok(())
-                }
-                _ => Err(Error::Syntax {
-                    line: number,
-                    column: 1,
-                    expected: "the header `VM Entry Points`",
-                    found: quote(&String::from_utf8_lossy(text)),
-                }),
-            };
-        }
-        if matches!(parsed, CallTreeLine::Empty) {
-            self.empty_lines += 1;
-            self.open_reason = false;
-            return Ok(());
-        }
-        if self.empty_lines > 0 {
-            return Err(Error::Syntax {
-                line: number,
-                column: 1,
-                expected: "nothing after the report's closing empty line",
-                found: quote(&String::from_utf8_lossy(text)),
-            });
-        }
-        match parsed {
-            CallTreeLine::Header => Err(Error::Syntax {
-                line: number,
-                column: 1,
-                expected: "a tree line",
-                found: quote(&String::from_utf8_lossy(text)),
-            }),
-            CallTreeLine::Continuation(more) => self.continuation(number, more),
-            CallTreeLine::Node(node) => {
-                self.open_reason = false;
-                self.node(
-                    number,
-                    node.depth,
-                    node.indent.len(),
-                    node.kind,
-                    node.trailing_space,
-                )
-            }
-            CallTreeLine::Empty => Ok(()),
-        }
-    }
-
-    fn continuation(&mut self, number: u64, more: &str) -> Result<()> {
-        let entry = self
-            .graph
-            .entry_points
-            .last_mut()
-            .filter(|_| self.open_reason);
-        let Some(entry) = entry else {
-            return Err(Error::Syntax {
-                line: number,
-                column: 1,
-                expected: "a tree line (`├── `, `└── `, `│   `, `    ` prefix)",
-                found: quote(more),
-            });
-        };
-        let reason = entry.reason.get_or_insert_with(String::new);
-        if entry.trailing_space {
-            reason.push(' ');
-        }
-        reason.push('\n');
-        match more.strip_suffix(' ') {
-            Some(more) => {
-                reason.push_str(more);
-                entry.trailing_space = true;
-            }
-            None => {
-                reason.push_str(more);
-                entry.trailing_space = false;
-            }
-        }
-        Ok(())
-    }
-
-    /// Adds a method; returns its index in `methods`.
-    fn define(&mut self, number: u64, id: u64, signature: &str) -> Result<usize> {
-        let entry = match self.graph.methods.entry(id) {
-            indexmap::map::Entry::Occupied(occupied) => {
-                let first = self
-                    .defined_at
-                    .get(occupied.index())
-                    .copied()
-                    .unwrap_or_default();
-                return Err(Error::DuplicateId {
-                    line: number,
-                    id,
-                    first,
-                });
-            }
-            indexmap::map::Entry::Vacant(vacant) => vacant,
-        };
-        let index = entry.index();
-        entry.insert(Method {
-            id,
-            signature: signature.to_owned(),
-            invokes: 0..0,
-            csv: None,
-        });
-        self.defined_at.push(number);
-        self.defined.insert(id);
-        if !self.pending.is_empty() {
-            self.pending.remove(&id);
-        }
-        Ok(index)
-    }
-
-    fn reference(&mut self, number: u64, id: u64) {
-        if !self.defined.contains(id) {
-            self.pending.entry(id).or_insert(number);
-        }
-    }
-
-    fn note_trailing(&mut self, kind: &NodeKind<'_>, trailing: bool) {
-        let spaces = self.trailing.get_or_insert_with(TrailingSpaces::default);
-        let (seen, slot) = match kind {
-            NodeKind::Entry { .. } => return,
-            NodeKind::DirectCall { .. } => (&mut self.seen_direct, &mut spaces.direct),
-            NodeKind::VirtualCall { .. } | NodeKind::InterfaceCall { .. } => {
-                (&mut self.seen_virtual, &mut spaces.virtual_call)
-            }
-            NodeKind::OverriddenBy { .. } | NodeKind::ImplementedBy { .. } => {
-                (&mut self.seen_override, &mut spaces.override_line)
-            }
-        };
-        if !*seen {
-            *seen = true;
-            *slot = trailing;
-        }
-    }
-
-    fn node(
-        &mut self,
-        number: u64,
-        depth: usize,
-        indent_len: usize,
-        kind: NodeKind<'_>,
-        trailing_space: bool,
-    ) -> Result<()> {
-        if depth > self.stack.len() {
-            return Err(Error::Depth {
-                line: number,
-                column: indent_len as u64 + 1,
-                max: self.stack.len() as u64,
-                found: depth as u64,
-            });
-        }
-        self.stack.truncate(depth);
-        let parent = self.stack.last().copied();
-        self.note_trailing(&kind, trailing_space);
-        let nesting = |expected: &'static str, kind: &NodeKind<'_>| Error::Nesting {
-            line: number,
-            expected,
-            found: quote(kind.method()),
-        };
-        let frame = match (kind, parent) {
-            (NodeKind::Entry { method, id, reason }, None) => {
-                let index = self.define(number, id, method)?;
-                self.graph.entry_points.push(EntryPoint {
-                    method: id,
-                    reason: reason.map(str::to_owned),
-                    trailing_space,
-                });
-                self.open_reason = reason.is_some();
-                Frame::Method(id, index)
-            }
-            (kind @ NodeKind::Entry { .. }, Some(_)) => {
-                return Err(nesting("an invoke (`entry` lines are at depth 0)", &kind));
-            }
-            (kind, None) => return Err(nesting("an `entry` line at depth 0", &kind)),
-            (
-                NodeKind::DirectCall {
-                    method,
-                    target,
-                    bci,
-                },
-                Some(Frame::Method(caller, at)),
-            ) => {
-                let frame = self.callee(number, method, target)?;
-                self.add_invoke(
-                    at,
-                    Invoke {
-                        id: None,
-                        caller,
-                        bci: Some(bci),
-                        kind: InvokeKind::Direct,
-                        target: DeclaredTarget::Method(target.id()),
-                        callees: Callees::one(Callee {
-                            method: target.id(),
-                            expanded_here: matches!(target, IdTag::Id(_)),
-                        }),
-                    },
-                );
-                frame
-            }
-            (NodeKind::VirtualCall { method, bci }, Some(Frame::Method(caller, at))) => {
-                let index = self.add_invoke(at, dispatch(caller, bci, InvokeKind::Virtual, method));
-                Frame::Dispatch(index, InvokeKind::Virtual)
-            }
-            (NodeKind::InterfaceCall { method, bci }, Some(Frame::Method(caller, at))) => {
-                let index =
-                    self.add_invoke(at, dispatch(caller, bci, InvokeKind::Interface, method));
-                Frame::Dispatch(index, InvokeKind::Interface)
-            }
-            (kind, Some(Frame::Method(..))) => {
-                return Err(nesting(
-                    "`directly calls`, `virtually calls` or `interfacially calls`",
-                    &kind,
-                ));
-            }
-            (
-                NodeKind::OverriddenBy { method, target },
-                Some(Frame::Dispatch(index, InvokeKind::Virtual)),
-            )
-            | (
-                NodeKind::ImplementedBy { method, target },
-                Some(Frame::Dispatch(index, InvokeKind::Interface)),
-            ) => {
-                let frame = self.callee(number, method, target)?;
-                if let Some(invoke) = self.graph.invokes.get_mut(index) {
-                    invoke.callees.push(Callee {
-                        method: target.id(),
-                        expanded_here: matches!(target, IdTag::Id(_)),
-                    });
-                }
-                frame
-            }
-            (kind, Some(Frame::Dispatch(_, InvokeKind::Interface))) => {
-                return Err(nesting("`is implemented by`", &kind));
-            }
-            (kind, Some(Frame::Dispatch(..))) => return Err(nesting("`is overridden by`", &kind)),
-            (kind, Some(Frame::Leaf)) => {
-                return Err(nesting("no child (an `id-ref=` line is a leaf)", &kind));
-            }
-        };
-        self.stack.push(frame);
-        Ok(())
-    }
-
-    fn callee(&mut self, number: u64, method: &str, target: IdTag) -> Result<Frame> {
-        match target {
-            IdTag::Id(id) => Ok(Frame::Method(id, self.define(number, id, method)?)),
-            IdTag::IdRef(id) => {
-                self.reference(number, id);
-                Ok(Frame::Leaf)
-            }
-        }
-    }
-
-    /// Appends an invoke of the method at index `at` in `methods`.
-    fn add_invoke(&mut self, at: usize, invoke: Invoke) -> usize {
-        let index = self.graph.invokes.len();
-        self.callers.push(at);
-        self.graph.invokes.push(invoke);
-        index
-    }
-
-    /// Ends the report: resolves every `id-ref=` and returns the graph.
-    pub fn finish(mut self) -> Result<CallGraph> {
-        if !self.seen_header {
-            return Err(Error::UnexpectedEnd {
-                line: self.line + 1,
-                expected: "the header `VM Entry Points`",
-            });
-        }
-        if let Some((&id, &line)) = self.pending.iter().min_by_key(|(_, line)| **line) {
-            return Err(Error::UnresolvedId { line, id });
-        }
-        self.graph.group_invokes(&self.callers);
-        self.graph.txt = Some(TxtLayout {
-            style: self.style.finish(),
-            trailing_spaces: self.trailing.unwrap_or_default(),
-        });
-        Ok(self.graph)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    /// Review regression: the unseeded multiplicative hash put ids `i << 32` (which a report can
-    /// hold) all in one bucket, making each insert scan all the others. Seeded, they spread
-    /// like random values (about 63% of 4096 buckets hit by 4096 keys).
-    #[test]
-    fn ids_sharing_low_bits_spread_over_buckets() {
-        use std::hash::BuildHasher;
-        let state = IdState::default();
-        let buckets: std::collections::HashSet<u64> = (0..4096u64)
-            .map(|i| state.hash_one(i << 32) & 4095)
-            .collect();
-        assert!(buckets.len() > 2200, "{} buckets", buckets.len());
-        let small: std::collections::HashSet<u64> =
-            (0..4096u64).map(|i| state.hash_one(i) & 4095).collect();
-        assert!(small.len() > 2200, "{} buckets", small.len());
-        // Two maps draw different seeds.
-        assert_ne!(state.hash_one(1u64), IdState::default().hash_one(1u64));
-    }
-
-    use super::*;
-
-    #[test]
-    fn id_index_dense_and_sparse() {
-        let mut index = IdIndex::default();
-        assert!(index.insert(3, 0));
-        assert!(index.insert(u64::MAX, 1));
-        assert!(index.insert(1 << 40, 2));
-        assert!(!index.insert(3, 9));
-        assert!(!index.insert(u64::MAX, 9));
-        assert_eq!(
-            (
-                index.get(3),
-                index.get(u64::MAX),
-                index.get(1 << 40),
-                index.get(4)
-            ),
-            (Some(0), Some(1), Some(2), None)
-        );
-        assert!(index.dense.len() < 1 << 17);
-        let mut set = IdSet::default();
-        set.insert(5);
-        set.insert(u64::MAX);
-        assert!(set.contains(5) && set.contains(u64::MAX) && !set.contains(6));
     }
 }

@@ -6,8 +6,6 @@
 //! [`crate::call_tree::CallGraph::parse_txt`] and [`crate::call_tree::CallGraphBuilder`]
 //! assemble those lines into the graph model.
 
-use serde::{Deserialize, Serialize};
-
 use crate::cursor::{self, Indent, Marker, ParsedLines};
 use crate::error::{Error, Result, quote};
 
@@ -16,7 +14,8 @@ pub const HEADER: &str = "VM Entry Points";
 
 /// A BCI list `@bci=<b0>-><b1>->…`: the invoke's BCI in the innermost inlined method first,
 /// then the callers' BCIs outward. Stored without allocating for the usual single BCI.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct BciList {
     /// The innermost BCI.
     pub first: i32,
@@ -98,7 +97,8 @@ fn parse_bci(bytes: &[u8], at: usize) -> Option<(i32, usize)> {
 }
 
 /// `id=<N>` (the method is expanded here) or `id-ref=<N>` (expanded elsewhere).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum IdTag {
     /// `id=<N>`.
     Id(u64),
@@ -128,7 +128,8 @@ impl IdTag {
 }
 
 /// What a tree line says, after its prefix.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum NodeKind<'a> {
     /// `entry <M> id=<N> ` (≤ 24.0) or `entry <M> id=<N>, parsing reason:  <R> ` (24.1+).
     Entry {
@@ -207,7 +208,8 @@ impl NodeKind<'_> {
 }
 
 /// One tree line.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Node<'a> {
     /// Indentation units before the marker (entries are at depth 0).
     pub depth: usize,
@@ -222,7 +224,8 @@ pub struct Node<'a> {
 }
 
 /// One physical line of a call tree TXT report.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub enum CallTreeLine<'a> {
     /// `VM Entry Points`.
     Header,
@@ -255,6 +258,16 @@ pub(crate) fn parse_line_bytes(number: u64, text: &[u8]) -> Result<CallTreeLine<
         return Ok(CallTreeLine::Empty);
     }
     let Some(prefix) = cursor::split_prefix(text) else {
+        if let Some(column) = cursor::broken_prefix(text) {
+            return Err(Error::Syntax {
+                line: number,
+                column,
+                expected: "`├── ` or `└── ` after the indentation of a tree line",
+                found: quote(&String::from_utf8_lossy(
+                    text.get(column as usize - 1..).unwrap_or_default(),
+                )),
+            });
+        }
         let line = cursor::utf8(number, 0, text)?;
         return Ok(if line == HEADER {
             CallTreeLine::Header
@@ -394,7 +407,13 @@ fn split_id_tag<'a>(number: u64, text: &[u8], body: &'a str) -> Result<(&'a str,
     }
 }
 
+/// What a call tree report (or a fragment of one) starts with.
+const FIRST_LINE: &str = "`VM Entry Points` or a tree line";
+
 /// A lazy, fallible iterator over the lines of a call tree TXT report (or a fragment of one).
+///
+/// An empty input, and an input that ends inside a line (without the line break the printers
+/// end every line with: a report cut off), are errors with the line and column where it ended.
 ///
 /// ```
 /// use pointsto::call_tree::txt::{CallTreeLine, NodeKind, Reader};
@@ -413,16 +432,15 @@ impl<'a> Reader<'a> {
     /// A reader over report text.
     #[must_use]
     pub fn new(text: &'a str) -> Self {
-        Self {
-            lines: ParsedLines::new(text.as_bytes()),
-        }
+        Self::from_bytes(text.as_bytes())
     }
 
     /// A reader over report bytes; each line is checked to be UTF-8 when read.
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self> {
-        Ok(Self {
-            lines: ParsedLines::new(bytes),
-        })
+    #[must_use]
+    pub fn from_bytes(bytes: &'a [u8]) -> Self {
+        Self {
+            lines: ParsedLines::new(bytes, FIRST_LINE),
+        }
     }
 
     /// The next line, `Ok(None)` at the end.

@@ -1,22 +1,18 @@
-//! The object tree TXT report (`points-to-analysis-reports.ja.txt`, "オブジェクト・ツリー";
-//! every line shape and ordering quirk: `iprof-pointsto.md` §2.6).
+//! The object tree TXT report, line by line (`points-to-analysis-reports.ja.txt`,
+//! "オブジェクト・ツリー"; every line shape: `iprof-pointsto.md` §2.6).
 //!
 //! `toString=` values may contain anything the printers do not escape (quotes, parentheses,
-//! ` fields:`), so a line's status is read from its end; scopes close by indentation depth,
-//! never by `└── ` (arrays reserve `└── ` for their highest index even when it is null).
+//! ` fields:`), so a line's status is read from its end.
 
-use std::collections::HashMap;
-
-use serde::{Deserialize, Serialize};
-
-use crate::cursor::{self, ByteLines, Indent, Marker, ParsedLines, StyleTracker, TextStyle};
+use crate::cursor::{self, Indent, Marker, ParsedLines};
 use crate::error::{Error, Result, quote};
 
 /// The report's first line.
 pub const HEADER: &str = "Heap roots";
 
 /// How an expanded value (`id=`) ends its line.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Contents {
     /// ` fields:`, fields follow one level deeper.
     Fields,
@@ -50,7 +46,8 @@ const SUPPRESSED: &str = " (expansion suppressed)";
 
 /// What an object tree line says, after its prefix. `S` is `&str` when borrowed from the
 /// report ([`Reader`]) and `String` in the model ([`ObjectTree`]).
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum ObjectEntry<S> {
     /// `root <source> value:`: the root's value follows one level deeper.
     RootValue {
@@ -188,7 +185,7 @@ impl<S: AsRef<str>> ObjectEntry<S> {
     }
 
     /// Whether the line may have children, and which.
-    fn opens(&self) -> Option<Scope> {
+    pub(crate) fn opens(&self) -> Option<Scope> {
         match self {
             Self::RootValue { .. } | Self::FieldValue { .. } => Some(Scope::OneValue),
             Self::Value {
@@ -204,7 +201,7 @@ impl<S: AsRef<str>> ObjectEntry<S> {
     }
 
     /// The kind of child this line is.
-    fn role(&self) -> Role {
+    pub(crate) fn role(&self) -> Role {
         match self {
             Self::RootValue { .. } | Self::RootIdRef { .. } | Self::RootSuppressed { .. } => {
                 Role::Root
@@ -226,14 +223,14 @@ impl<S: AsRef<str>> ObjectEntry<S> {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Scope {
+pub(crate) enum Scope {
     OneValue,
     Fields,
     Elements,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Role {
+pub(crate) enum Role {
     Root,
     Value,
     Element,
@@ -241,7 +238,8 @@ enum Role {
 }
 
 /// One tree line, borrowed from the report.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct ObjectNodeLine<'a> {
     /// Indentation units before the marker (roots are at depth 0).
     pub depth: usize,
@@ -254,7 +252,8 @@ pub struct ObjectNodeLine<'a> {
 }
 
 /// One physical line of an object tree report.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub enum ObjectTreeLine<'a> {
     /// `Heap roots`.
     Header,
@@ -264,7 +263,7 @@ pub enum ObjectTreeLine<'a> {
     Empty,
 }
 
-fn syntax(line: u64, text: &[u8], part: &str, expected: &'static str) -> Error {
+pub(crate) fn syntax(line: u64, text: &[u8], part: &str, expected: &'static str) -> Error {
     Error::Syntax {
         line,
         column: cursor::column_of(text, part),
@@ -279,7 +278,7 @@ pub fn parse_line(number: u64, text: &str) -> Result<ObjectTreeLine<'_>> {
 }
 
 /// Parses one line given as bytes, checking UTF-8 only after the tree prefix.
-fn parse_line_bytes(number: u64, text: &[u8]) -> Result<ObjectTreeLine<'_>> {
+pub(crate) fn parse_line_bytes(number: u64, text: &[u8]) -> Result<ObjectTreeLine<'_>> {
     if text.is_empty() {
         return Ok(ObjectTreeLine::Empty);
     }
@@ -287,6 +286,16 @@ fn parse_line_bytes(number: u64, text: &[u8]) -> Result<ObjectTreeLine<'_>> {
         return Ok(ObjectTreeLine::Header);
     }
     let Some(prefix) = cursor::split_prefix(text) else {
+        if let Some(column) = cursor::broken_prefix(text) {
+            return Err(Error::Syntax {
+                line: number,
+                column,
+                expected: "`├── ` or `└── ` after the indentation of a tree line",
+                found: quote(&String::from_utf8_lossy(
+                    text.get(column as usize - 1..).unwrap_or_default(),
+                )),
+            });
+        }
         let line = cursor::utf8(number, 0, text)?;
         return Err(syntax(number, text, line, "`Heap roots` or a tree line"));
     };
@@ -598,6 +607,9 @@ pub fn write_line(out: &mut String, line: &ObjectTreeLine<'_>) {
 }
 
 /// A lazy, fallible iterator over the lines of an object tree report (or a fragment of one).
+///
+/// An empty input, and an input that ends inside a line (without the line break the printer
+/// ends every line with: a report cut off), are errors with the line and column where it ended.
 #[derive(Debug, Clone)]
 pub struct Reader<'a> {
     lines: ParsedLines<'a>,
@@ -607,16 +619,15 @@ impl<'a> Reader<'a> {
     /// A reader over report text.
     #[must_use]
     pub fn new(text: &'a str) -> Self {
-        Self {
-            lines: ParsedLines::new(text.as_bytes()),
-        }
+        Self::from_bytes(text.as_bytes())
     }
 
     /// A reader over report bytes; each line is checked to be UTF-8 when read.
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self> {
-        Ok(Self {
-            lines: ParsedLines::new(bytes),
-        })
+    #[must_use]
+    pub fn from_bytes(bytes: &'a [u8]) -> Self {
+        Self {
+            lines: ParsedLines::new(bytes, "`Heap roots` or a tree line"),
+        }
     }
 }
 
@@ -626,231 +637,6 @@ impl<'a> Iterator for Reader<'a> {
 
     fn next(&mut self) -> Option<Self::Item> {
         self.lines.next_with(parse_line_bytes)
-    }
-}
-
-/// A node of the object tree model.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ObjectNode {
-    /// Depth (roots are 0).
-    pub depth: usize,
-    /// The parent node's index in [`ObjectTree::nodes`] (`None` for roots).
-    pub parent: Option<usize>,
-    /// Whether the line carries `└── ` (not always its parent's last printed child: see the
-    /// module documentation).
-    pub last: bool,
-    /// What the line says.
-    pub entry: ObjectEntry<String>,
-}
-
-/// An object tree: its lines as a tree in pre-order (each node's children follow it).
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
-pub struct ObjectTree {
-    /// Every node, in report order.
-    pub nodes: Vec<ObjectNode>,
-    /// Index of each `id=` value's node, by id.
-    pub values: HashMap<u64, usize>,
-    /// Line endings, tree characters, trailing empty lines.
-    pub style: TextStyle,
-}
-
-impl ObjectTree {
-    /// Reads an object tree report (UTF-8, LF or CRLF, box drawing or `?`-mangled).
-    ///
-    /// Checks the nesting (fields under `fields:`, `[i]` elements under `elements …:`, one
-    /// value under `value:`), unique `id=`s, and that every `id-ref=` names an `id=`.
-    pub fn parse(bytes: &[u8]) -> Result<Self> {
-        let mut tree = Self::default();
-        let mut style = StyleTracker::default();
-        let mut stack: Vec<usize> = Vec::new();
-        let mut seen_header = false;
-        let mut empty_lines = 0u64;
-        let mut refs: Vec<(u64, u64)> = Vec::new();
-        let mut lines = ByteLines::new(bytes);
-        let mut defined_line: HashMap<u64, u64> = HashMap::new();
-        let mut mangled_last_from_children: Vec<Option<bool>> = Vec::new();
-        for line in lines.by_ref() {
-            let parsed = parse_line_bytes(line.number, line.bytes)?;
-            let marker = match &parsed {
-                ObjectTreeLine::Node(node) => Some(node.marker),
-                _ => None,
-            };
-            style.line(line.bytes.is_empty(), line.ending, marker);
-            let node = match parsed {
-                ObjectTreeLine::Header if !seen_header => {
-                    seen_header = true;
-                    continue;
-                }
-                _ if !seen_header => {
-                    return Err(syntax(
-                        line.number,
-                        line.bytes,
-                        &line.lossy(),
-                        "the header `Heap roots`",
-                    ));
-                }
-                ObjectTreeLine::Empty => {
-                    empty_lines += 1;
-                    continue;
-                }
-                _ if empty_lines > 0 => {
-                    return Err(syntax(
-                        line.number,
-                        line.bytes,
-                        &line.lossy(),
-                        "nothing after the report's closing empty line",
-                    ));
-                }
-                ObjectTreeLine::Header => {
-                    return Err(syntax(
-                        line.number,
-                        line.bytes,
-                        &line.lossy(),
-                        "a tree line",
-                    ));
-                }
-                ObjectTreeLine::Node(node) => node,
-            };
-            if node.depth > stack.len() {
-                return Err(Error::Depth {
-                    line: line.number,
-                    column: node.indent.len() as u64 + 1,
-                    max: stack.len() as u64,
-                    found: node.depth as u64,
-                });
-            }
-            stack.truncate(node.depth);
-            let parent = stack.last().copied();
-            let role = node.entry.role();
-            let parent_scope = parent
-                .and_then(|p| tree.nodes.get(p))
-                .and_then(|p| p.entry.opens());
-            let expected = match (parent.is_some(), parent_scope) {
-                (false, _) => Role::Root,
-                (true, Some(Scope::OneValue)) => Role::Value,
-                (true, Some(Scope::Fields)) => Role::Field,
-                (true, Some(Scope::Elements)) => Role::Element,
-                (true, None) => {
-                    return Err(Error::Nesting {
-                        line: line.number,
-                        expected: "no child (only `value:`, `fields:` and `elements …:` lines have children)",
-                        found: quote(&line.lossy()),
-                    });
-                }
-            };
-            if role != expected {
-                return Err(Error::Nesting {
-                    line: line.number,
-                    expected: match expected {
-                        Role::Root => "a `root` line at depth 0",
-                        Role::Value => "one value line `<type> …` under `value:`",
-                        Role::Field => "a field line `<name>:<type> …` under `fields:`",
-                        Role::Element => {
-                            "an element line `[<index>] …` under `elements (excluding null):`"
-                        }
-                    },
-                    found: quote(&line.lossy()),
-                });
-            }
-            if let (Some(p), Some(Scope::OneValue)) = (parent, parent_scope) {
-                // `value:` has exactly one child.
-                if tree.nodes.last().is_some_and(|_| tree.nodes.len() > p + 1) {
-                    return Err(Error::Nesting {
-                        line: line.number,
-                        expected: "exactly one value under `value:`",
-                        found: quote(&line.lossy()),
-                    });
-                }
-            }
-            match &node.entry {
-                ObjectEntry::Value { id, .. } => {
-                    if let Some(&first) = defined_line.get(id) {
-                        return Err(Error::DuplicateId {
-                            line: line.number,
-                            id: *id,
-                            first,
-                        });
-                    }
-                    defined_line.insert(*id, line.number);
-                    tree.values.insert(*id, tree.nodes.len());
-                }
-                ObjectEntry::RootIdRef { id, .. } | ObjectEntry::ValueRef { id, .. } => {
-                    refs.push((*id, line.number));
-                }
-                _ => {}
-            }
-            if node.marker == Marker::Mangled {
-                // The unit right before the marker says whether the parent was a last child.
-                if let (Some(p), Some(unit)) = (parent, node.indent.last()) {
-                    if let Some(slot) = mangled_last_from_children.get_mut(p) {
-                        *slot = Some(unit == cursor::IndentUnit::Space);
-                    }
-                }
-            }
-            mangled_last_from_children.push(None);
-            stack.push(tree.nodes.len());
-            tree.nodes.push(ObjectNode {
-                depth: node.depth,
-                parent,
-                last: node.marker == Marker::LastChild,
-                entry: node.entry.to_owned_entry(),
-            });
-        }
-        if !seen_header {
-            return Err(Error::UnexpectedEnd {
-                line: lines.line_number() + 1,
-                expected: "the header `Heap roots`",
-            });
-        }
-        if let Some(&(id, line)) = refs.iter().find(|(id, _)| !tree.values.contains_key(id)) {
-            return Err(Error::UnresolvedId { line, id });
-        }
-        tree.style = style.finish();
-        if tree.style.charset == cursor::Charset::Mangled {
-            tree.infer_mangled_last(&mangled_last_from_children);
-        }
-        Ok(tree)
-    }
-
-    /// For `?`-mangled reports, where `└── ` and `├── ` look alike: a node is last if its
-    /// children's indentation says so, else if no sibling follows it.
-    fn infer_mangled_last(&mut self, from_children: &[Option<bool>]) {
-        let mut next_sibling = vec![false; self.nodes.len()];
-        let mut last_child_of: HashMap<Option<usize>, usize> = HashMap::new();
-        for (index, node) in self.nodes.iter().enumerate() {
-            if let Some(&previous) = last_child_of.get(&node.parent) {
-                if let Some(slot) = next_sibling.get_mut(previous) {
-                    *slot = true;
-                }
-            }
-            last_child_of.insert(node.parent, index);
-        }
-        for (index, node) in self.nodes.iter_mut().enumerate() {
-            node.last = match from_children.get(index).copied().flatten() {
-                Some(last) => last,
-                None => !next_sibling.get(index).copied().unwrap_or(false),
-            };
-        }
-    }
-
-    /// The indices of `index`'s children.
-    pub fn children(&self, index: usize) -> impl Iterator<Item = usize> + '_ {
-        self.nodes
-            .iter()
-            .enumerate()
-            .skip(index + 1)
-            .take_while(move |(_, n)| self.nodes.get(index).is_some_and(|p| n.depth > p.depth))
-            .filter(move |(_, n)| n.parent == Some(index))
-            .map(|(i, _)| i)
-    }
-
-    /// The roots' indices.
-    pub fn roots(&self) -> impl Iterator<Item = usize> + '_ {
-        self.nodes
-            .iter()
-            .enumerate()
-            .filter(|(_, n)| n.parent.is_none())
-            .map(|(i, _)| i)
     }
 }
 
