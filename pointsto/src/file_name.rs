@@ -7,6 +7,7 @@ use crate::call_tree::csv::CsvFile;
 /// Which report a file holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
 pub enum ReportKind {
     /// `call_tree_<image>_<ts>.txt`.
     CallTreeTxt,

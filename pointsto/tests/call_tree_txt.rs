@@ -32,6 +32,7 @@ fn count(text: &str) -> generate::CallTreeCounts {
             NodeKind::VirtualCall { .. } => counts.virtual_calls += 1,
             NodeKind::InterfaceCall { .. } => counts.interface_calls += 1,
             NodeKind::OverriddenBy { .. } | NodeKind::ImplementedBy { .. } => counts.overrides += 1,
+            other => panic!("a line kind this test does not know: {other:?}"),
         }
         match node.kind.id_tag() {
             Some(IdTag::Id(_)) => counts.methods += 1,

@@ -44,6 +44,7 @@ fn count(tree: &ObjectTree) -> generate::ObjectTreeCounts {
             }
             ObjectEntry::FieldNull { .. } => c.null_fields += 1,
             ObjectEntry::FieldValue { .. } => {}
+            other => panic!("a line kind this test does not know: {other:?}"),
         }
     }
     c

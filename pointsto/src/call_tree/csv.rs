@@ -19,6 +19,7 @@ use crate::error::{Error, Result, quote};
 /// One file of a CSV call tree report.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
 pub enum CsvFile {
     /// `call_tree_methods`: `Id,Name,Type,Parameters,Return,Display[,Flags[,IsEntryPoint]]`.
     Methods,
@@ -74,6 +75,7 @@ impl CsvFile {
 /// Which generation of the CSV report a set of files is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
 pub enum CsvLayout {
     /// 24.1+: methods, invokes, targets.
     Current,

@@ -130,6 +130,7 @@ impl IdTag {
 /// What a tree line says, after its prefix.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
 pub enum NodeKind<'a> {
     /// `entry <M> id=<N> ` (≤ 24.0) or `entry <M> id=<N>, parsing reason:  <R> ` (24.1+).
     Entry {

@@ -48,6 +48,7 @@ const SUPPRESSED: &str = " (expansion suppressed)";
 /// report ([`Reader`]) and `String` in the model ([`ObjectTree`]).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
 pub enum ObjectEntry<S> {
     /// `root <source> value:`: the root's value follows one level deeper.
     RootValue {
