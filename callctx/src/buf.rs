@@ -5,7 +5,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::context::Context;
-use crate::error::ParseError;
+use crate::error::Error;
 use crate::frame::Frame;
 
 /// An owned call context: frames innermost first, editable at both ends.
@@ -19,14 +19,25 @@ use crate::frame::Frame;
 /// ctx.push_inner(Frame::new(5, 0));
 /// assert_eq!(ctx.to_string(), "5:0<3:2<1:3");
 /// assert_eq!(ctx, "5:0<3:2<1:3".parse::<ContextBuf>()?);
-/// # Ok::<(), callctx::ParseError>(())
+/// # Ok::<(), callctx::Error>(())
 /// ```
 ///
 /// An empty `ContextBuf` displays as the empty string, which is not a valid context.
-#[derive(Debug, Clone, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+///
+/// Frames can be added at either end in amortized constant time, so building a context of
+/// `n` frames by [`push_inner`](ContextBuf::push_inner) (callee by callee, as a stack walk
+/// from the outermost frame gives them) or by [`push_outer`](ContextBuf::push_outer) costs
+/// O(n) overall.
+#[derive(Clone, Default)]
 pub struct ContextBuf {
-    frames: Vec<Frame>,
+    /// `slots[start..]` are the frames, innermost first; `slots[..start]` is room for inner
+    /// frames, so that pushing one does not move the others.
+    slots: Vec<Frame>,
+    start: usize,
 }
+
+/// What fills the room before the innermost frame (never read as a frame).
+const UNUSED: Frame = Frame::new(0, 0);
 
 impl ContextBuf {
     /// An empty context.
@@ -37,72 +48,123 @@ impl ContextBuf {
     /// A context of `frames`, innermost first.
     pub fn from_frames(frames: impl IntoIterator<Item = Frame>) -> Self {
         ContextBuf {
-            frames: frames.into_iter().collect(),
+            slots: frames.into_iter().collect(),
+            start: 0,
         }
     }
 
     /// The frames, innermost first.
     pub fn frames(&self) -> &[Frame] {
-        &self.frames
+        self.slots.get(self.start..).unwrap_or_default()
     }
 
     /// The number of frames.
     pub fn len(&self) -> usize {
-        self.frames.len()
+        self.slots.len() - self.start
     }
 
     /// True when there are no frames.
     pub fn is_empty(&self) -> bool {
-        self.frames.is_empty()
+        self.len() == 0
     }
 
     /// The innermost frame.
     pub fn innermost(&self) -> Option<Frame> {
-        self.frames.first().copied()
+        self.frames().first().copied()
     }
 
     /// The outermost frame.
     pub fn outermost(&self) -> Option<Frame> {
-        self.frames.last().copied()
+        self.frames().last().copied()
     }
 
     /// Adds a new innermost frame (a callee inlined at the current innermost location).
     pub fn push_inner(&mut self, frame: Frame) {
-        self.frames.insert(0, frame);
+        if self.start == 0 {
+            // Out of room: move the frames up by as many slots as there are frames (at least
+            // four), which keeps a run of pushes linear overall.
+            let room = self.len().max(4);
+            let mut slots = Vec::with_capacity(room + self.slots.len());
+            slots.resize(room, UNUSED);
+            slots.extend_from_slice(&self.slots);
+            self.slots = slots;
+            self.start = room;
+        }
+        self.start -= 1;
+        if let Some(slot) = self.slots.get_mut(self.start) {
+            *slot = frame;
+        }
     }
 
     /// Adds a new outermost frame (a caller of the current outermost method).
     pub fn push_outer(&mut self, frame: Frame) {
-        self.frames.push(frame);
+        self.slots.push(frame);
     }
 
     /// Removes and returns the innermost frame.
     pub fn pop_inner(&mut self) -> Option<Frame> {
-        if self.frames.is_empty() {
-            None
-        } else {
-            Some(self.frames.remove(0))
-        }
+        let frame = self.innermost()?;
+        self.start += 1;
+        Some(frame)
     }
 
     /// Removes and returns the outermost frame.
     pub fn pop_outer(&mut self) -> Option<Frame> {
-        self.frames.pop()
+        if self.is_empty() {
+            return None;
+        }
+        self.slots.pop()
     }
 
     /// Keeps the `n` innermost frames.
     pub fn truncate_outer(&mut self, n: usize) {
-        self.frames.truncate(n);
+        self.slots.truncate(self.start.saturating_add(n));
     }
 
     /// True when `self` begins with the frames of `prefix` (the same innermost frames).
     pub fn starts_with(&self, prefix: &[Frame]) -> bool {
-        self.frames.starts_with(prefix)
+        self.frames().starts_with(prefix)
     }
 
     /// True when `self` ends with the frames of `suffix` (the same outer callers).
     pub fn ends_with(&self, suffix: &[Frame]) -> bool {
-        self.frames.ends_with(suffix)
+        self.frames().ends_with(suffix)
+    }
+}
+
+impl fmt::Debug for ContextBuf {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ContextBuf")
+            .field("frames", &self.frames())
+            .finish()
+    }
+}
+
+impl PartialEq for ContextBuf {
+    fn eq(&self, other: &Self) -> bool {
+        self.frames() == other.frames()
+    }
+}
+
+impl Eq for ContextBuf {}
+
+impl PartialOrd for ContextBuf {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for ContextBuf {
+    /// Frame by frame, innermost first, as [`Context`] orders.
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.frames().cmp(other.frames())
+    }
+}
+
+impl std::hash::Hash for ContextBuf {
+    /// Hashes the frames, consistently with [`Context`]'s `Hash`.
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.frames().hash(state);
     }
 }
 
@@ -119,9 +181,9 @@ impl FromIterator<Frame> for ContextBuf {
 }
 
 impl FromStr for ContextBuf {
-    type Err = ParseError;
+    type Err = Error;
 
-    fn from_str(text: &str) -> Result<Self, ParseError> {
+    fn from_str(text: &str) -> crate::Result<Self> {
         Context::parse(text).map(ContextBuf::from)
     }
 }
@@ -129,7 +191,7 @@ impl FromStr for ContextBuf {
 impl fmt::Display for ContextBuf {
     /// The canonical form: `method:bci` frames joined by `<`, innermost first.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        crate::write_frames(f, self.frames.iter().copied())
+        crate::write_frames(f, self.frames().iter().copied())
     }
 }
 
@@ -139,12 +201,14 @@ impl PartialEq<Context<'_>> for ContextBuf {
     }
 }
 
+#[cfg(feature = "serde")]
 impl serde::Serialize for ContextBuf {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.collect_str(self)
     }
 }
 
+#[cfg(feature = "serde")]
 impl<'de> serde::Deserialize<'de> for ContextBuf {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         struct Visitor;

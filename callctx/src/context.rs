@@ -7,7 +7,7 @@ use std::iter::FusedIterator;
 
 use crate::buf::ContextBuf;
 use crate::cursor::{Cursor, after_last_separator, frame_fast, frame_unchecked, validate};
-use crate::error::ParseError;
+use crate::error::Error;
 use crate::frame::Frame;
 
 /// A partial call context borrowed from its text, validated once, never allocated.
@@ -29,16 +29,16 @@ impl<'a> Context<'a> {
     /// assert_eq!(ctx.len(), 4);
     /// let err = callctx::Context::parse("5:0<3").unwrap_err();
     /// assert_eq!(err.to_string(), "expected ':' at byte 5, found the end of the context");
-    /// # Ok::<(), callctx::ParseError>(())
+    /// # Ok::<(), callctx::Error>(())
     /// ```
     #[inline]
-    pub fn parse(text: &'a str) -> Result<Self, ParseError> {
+    pub fn parse(text: &'a str) -> Result<Self, Error> {
         let len = validate(text.as_bytes())?;
         Ok(Context { text, len })
     }
 
     /// Parses and validates a context given as bytes (it must be ASCII to be valid).
-    pub fn parse_bytes(bytes: &'a [u8]) -> Result<Self, ParseError> {
+    pub fn parse_bytes(bytes: &'a [u8]) -> Result<Self, Error> {
         let len = validate(bytes)?;
         // Validated text is ASCII digits, ':', '-' and '<': always UTF-8.
         let text = std::str::from_utf8(bytes).unwrap_or_default();
@@ -100,7 +100,7 @@ impl<'a> Context<'a> {
     /// ```
     /// let ctx = callctx::Context::parse("5:0<3:2<1:3")?;
     /// assert_eq!(ctx.callers().map(|c| c.as_str()), Some("3:2<1:3"));
-    /// # Ok::<(), callctx::ParseError>(())
+    /// # Ok::<(), callctx::Error>(())
     /// ```
     pub fn callers(&self) -> Option<Context<'a>> {
         let at = self.text.find('<')?;
@@ -116,7 +116,7 @@ impl<'a> Context<'a> {
     /// ```
     /// let ctx = callctx::Context::parse("5:0<3:2<2:2<1:3")?;
     /// assert_eq!(ctx.truncated_outer(2).as_str(), "5:0<3:2");
-    /// # Ok::<(), callctx::ParseError>(())
+    /// # Ok::<(), callctx::Error>(())
     /// ```
     pub fn truncated_outer(&self, n: usize) -> Context<'a> {
         let n = n.max(1);
@@ -210,7 +210,7 @@ impl DoubleEndedIterator for Frames<'_> {
 /// assert_eq!(bad.next(), Some(Ok(callctx::Frame::new(5, 0))));
 /// assert_eq!(bad.next().unwrap().unwrap_err().offset, 6);
 /// assert_eq!(bad.next(), None);
-/// # Ok::<(), callctx::ParseError>(())
+/// # Ok::<(), callctx::Error>(())
 /// ```
 pub fn parse_frames(text: &str) -> ParseFrames<'_> {
     ParseFrames {
@@ -231,7 +231,7 @@ impl ParseFrames<'_> {
     /// The frame at `at` read token by token: long numbers, and errors.
     #[cold]
     #[inline(never)]
-    fn precisely(&mut self, at: usize) -> Result<Frame, ParseError> {
+    fn precisely(&mut self, at: usize) -> Result<Frame, Error> {
         let mut cursor = Cursor::at(self.bytes, at);
         let read = cursor
             .frame()
@@ -246,7 +246,7 @@ impl ParseFrames<'_> {
 }
 
 impl Iterator for ParseFrames<'_> {
-    type Item = Result<Frame, ParseError>;
+    type Item = Result<Frame, Error>;
 
     #[inline(always)]
     fn next(&mut self) -> Option<Self::Item> {
@@ -316,12 +316,14 @@ impl Hash for Context<'_> {
     }
 }
 
+#[cfg(feature = "serde")]
 impl serde::Serialize for Context<'_> {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.collect_str(self)
     }
 }
 
+#[cfg(feature = "serde")]
 impl<'de: 'a, 'a> serde::Deserialize<'de> for Context<'a> {
     /// Borrows the string from the input; fails if the deserializer can only hand over a
     /// transient string (e.g. a JSON string with escapes). Use [`ContextBuf`] then.

@@ -1,7 +1,7 @@
 //! The cursor every parser in this crate reads through: a byte slice and a position, with one
 //! small method per token of the grammar `frame ('<' frame)*`, `frame = digits ':' '-'? digits`.
 
-use crate::error::{ErrorKind, Expected, ParseError};
+use crate::error::{Error, ErrorKind, Expected};
 use crate::frame::Frame;
 
 /// A position in the bytes of a context string.
@@ -30,29 +30,25 @@ impl<'a> Cursor<'a> {
     }
 
     /// The error for `expected` at the current position.
-    fn unexpected(&self, expected: Expected) -> ParseError {
-        let found = self
-            .bytes
-            .get(self.pos..)
-            .and_then(|rest| {
-                // The input may be arbitrary bytes: name the character when it is UTF-8.
-                let end = rest.len().min(4);
-                (1..=end).find_map(|n| std::str::from_utf8(rest.get(..n)?).ok()?.chars().next())
-            })
-            .or_else(|| self.bytes.get(self.pos).map(|&b| char::from(b)));
-        ParseError {
+    fn unexpected(&self, expected: Expected) -> Error {
+        let found = self.bytes.get(self.pos..).and_then(|rest| {
+            // The input may be arbitrary bytes: name the character when it is UTF-8.
+            let end = rest.len().min(4);
+            (1..=end)
+                .find_map(|n| std::str::from_utf8(rest.get(..n)?).ok()?.chars().next())
+                .or_else(|| rest.first().map(|&b| char::from(b)))
+        });
+        Error {
             offset: self.pos,
-            kind: ErrorKind::Unexpected { expected, found },
+            kind: match found {
+                Some(found) => ErrorKind::Unexpected { expected, found },
+                None => ErrorKind::Truncated { expected },
+            },
         }
     }
 
     /// Reads one or more decimal digits, failing past `limit`.
-    fn digits(
-        &mut self,
-        expected: Expected,
-        limit: u64,
-        too_big: ErrorKind,
-    ) -> Result<u64, ParseError> {
+    fn digits(&mut self, expected: Expected, limit: u64, too_big: ErrorKind) -> Result<u64, Error> {
         let start = self.pos;
         let mut value: u64 = 0;
         while let Some(&b) = self.bytes.get(self.pos) {
@@ -62,7 +58,7 @@ impl<'a> Cursor<'a> {
             }
             value = value * 10 + u64::from(digit);
             if value > limit {
-                return Err(ParseError {
+                return Err(Error {
                     offset: start,
                     kind: too_big,
                 });
@@ -76,7 +72,7 @@ impl<'a> Cursor<'a> {
     }
 
     /// Consumes `byte` or fails with `expected`.
-    fn byte(&mut self, byte: u8, expected: Expected) -> Result<(), ParseError> {
+    fn byte(&mut self, byte: u8, expected: Expected) -> Result<(), Error> {
         if self.bytes.get(self.pos) == Some(&byte) {
             self.pos += 1;
             Ok(())
@@ -86,20 +82,20 @@ impl<'a> Cursor<'a> {
     }
 
     /// Reads a method id.
-    fn method(&mut self) -> Result<u32, ParseError> {
+    fn method(&mut self) -> Result<u32, Error> {
         let value = self.digits(
             Expected::MethodId,
             u64::from(u32::MAX),
             ErrorKind::MethodIdOutOfRange,
         )?;
-        u32::try_from(value).map_err(|_| ParseError {
+        u32::try_from(value).map_err(|_| Error {
             offset: self.pos,
             kind: ErrorKind::MethodIdOutOfRange,
         })
     }
 
     /// Reads a bci, optionally negative.
-    fn bci(&mut self) -> Result<i32, ParseError> {
+    fn bci(&mut self) -> Result<i32, Error> {
         let start = self.pos;
         let negative = self.bytes.get(self.pos) == Some(&b'-');
         if negative {
@@ -117,14 +113,14 @@ impl<'a> Cursor<'a> {
         } else {
             value as i64
         };
-        i32::try_from(signed).map_err(|_| ParseError {
+        i32::try_from(signed).map_err(|_| Error {
             offset: start,
             kind: ErrorKind::BciOutOfRange,
         })
     }
 
     /// Reads one `method:bci` frame.
-    pub(crate) fn frame(&mut self) -> Result<Frame, ParseError> {
+    pub(crate) fn frame(&mut self) -> Result<Frame, Error> {
         let method = self.method()?;
         self.byte(b':', Expected::Colon)?;
         let bci = self.bci()?;
@@ -133,7 +129,7 @@ impl<'a> Cursor<'a> {
 
     /// After a frame: consumes the `<` before the next frame, or accepts the end.
     /// Returns `true` when another frame follows.
-    pub(crate) fn separator(&mut self) -> Result<bool, ParseError> {
+    pub(crate) fn separator(&mut self) -> Result<bool, Error> {
         if self.at_end() {
             return Ok(false);
         }
@@ -149,7 +145,7 @@ impl<'a> Cursor<'a> {
 /// not accept alone (errors, long numbers) goes through the token-by-token
 /// [`validate_precisely`], which says what went wrong and where (out of line: it is cold).
 #[inline]
-pub(crate) fn validate(bytes: &[u8]) -> Result<usize, ParseError> {
+pub(crate) fn validate(bytes: &[u8]) -> Result<usize, Error> {
     match validate_fast(bytes) {
         Some(frames) => Ok(frames),
         None => validate_precisely(bytes),
@@ -225,9 +221,9 @@ fn validate_fast(bytes: &[u8]) -> Option<usize> {
             cold_path();
             at += 1;
         }
-        // Bcis are short (one to three digits in real profiles): byte by byte beats a word here
-        // (measured: the loop's branches predict well, while a word load waits for the
-        // method id's length and needs tail handling at the end of the context).
+        // Bcis are short (one to three digits in real profiles): read byte by byte, whose
+        // branches predict well; a word load would wait for the method id's length and need
+        // tail handling at the end of the context.
         let start = at;
         while let Some(b) = bytes.get(at) {
             if b.wrapping_sub(b'0') > 9 {
@@ -253,8 +249,8 @@ fn validate_fast(bytes: &[u8]) -> Option<usize> {
 /// the text there is invalid or has a number of 7 digits or more, for the token-by-token
 /// [`Cursor`] to report or read.
 ///
-/// [`validate_fast`] is the same walk without the values: kept apart because it measured 4%
-/// fewer instructions (and 6% more speed) than a loop over this function.
+/// [`validate_fast`] is the same walk without the values, kept apart because computing no
+/// values is faster than a loop over this function (figures: `benches/README.md`, callctx).
 #[inline(always)]
 pub(crate) fn frame_fast(bytes: &[u8], at: usize) -> Option<(Frame, Option<usize>)> {
     let word = load8(bytes, at);
@@ -315,7 +311,7 @@ fn digits8(word: u64, len: usize) -> u32 {
 /// Checks a whole context token by token, returning its number of frames or the first error.
 #[cold]
 #[inline(never)]
-fn validate_precisely(bytes: &[u8]) -> Result<usize, ParseError> {
+fn validate_precisely(bytes: &[u8]) -> Result<usize, Error> {
     let mut cursor = Cursor::new(bytes);
     let mut frames = 0usize;
     loop {
@@ -339,7 +335,7 @@ fn validate_precisely(bytes: &[u8]) -> Result<usize, ParseError> {
 #[inline(always)]
 pub(crate) fn frame_unchecked(bytes: &[u8], at: usize) -> (Frame, usize) {
     // The method id (four or five digits in real profiles) eight bytes at a time, without a
-    // branch per digit; the bci (one to three digits) byte by byte, which measured faster.
+    // branch per digit; the bci (one to three digits) byte by byte, as in `validate_fast`.
     let word = load8(bytes, at);
     // In validated text the first byte whose low nibble is past 9 (or a zero byte past the end)
     // is the ':' after the method id: adding 6 leaves 0x10 set only in digits.
@@ -424,14 +420,11 @@ pub(crate) fn after_last_separator(bytes: &[u8]) -> Option<usize> {
 ///
 /// Written as one branch per common length (three to five digits in real profiles) on
 /// purpose. Each frame's start depends on the lengths of the numbers before it; computed from
-/// the loaded word, that is a chain of load, digit search and add that every frame waits for
-/// (some 20 cycles, counted from the instructions). A predicted branch gives the next position
-/// at once, so the processor reads several frames ahead and pays only when a length is
-/// mispredicted. Over the real contexts of the bench (fastest of 1,000 runs), the one-pass
-/// reader measured 1.33 GB/s this way against 0.94 with `at + len + 1`, and `Context::parse`
-/// 2.1 against 1.5. Keep it at three arms: with a fourth (6 digits) LLVM made a jump table and
-/// the one-pass reader measured 0.99 GB/s; arms for all of 1 to 6 measured 1.14. A constant
-/// `at` lets LLVM fold the arms back into the sum (see [`frame_unchecked`]).
+/// the loaded word, that is a chain of load, digit search and add that every frame waits for.
+/// A predicted branch gives the next position at once, so the processor reads several frames
+/// ahead and pays only when a length is mispredicted. Three arms: with a fourth, LLVM makes a
+/// jump table, which is slower (figures for each variant: `benches/README.md`, callctx). A
+/// constant `at` lets LLVM fold the arms back into the sum (see [`frame_unchecked`]).
 #[inline(always)]
 fn after_method(at: usize, len: usize) -> usize {
     match len {

@@ -9,22 +9,35 @@ use std::fmt;
 /// found the end of the context`.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{kind} at byte {offset}{}", FoundSuffix(self.kind))]
-pub struct ParseError {
+pub struct Error {
     /// Byte offset of the offending input (the input length when the input ended too early).
     pub offset: usize,
     /// What went wrong.
     pub kind: ErrorKind,
 }
 
-/// The kinds of [`ParseError`].
+/// The former name of [`Error`].
+#[deprecated(since = "0.1.0", note = "renamed to `callctx::Error`")]
+pub type ParseError = Error;
+
+/// `Result` with this crate's [`Error`].
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// The kinds of [`Error`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum ErrorKind {
     /// Something other than what the grammar allows here.
     Unexpected {
         /// What the grammar allowed here.
         expected: Expected,
-        /// The character found instead, or `None` at the end of the input.
-        found: Option<char>,
+        /// The character found instead.
+        found: char,
+    },
+    /// The context ended where the grammar needed more (`5:0<`, `5:`).
+    Truncated {
+        /// What the grammar needed here.
+        expected: Expected,
     },
     /// A method id larger than `u32::MAX`.
     MethodIdOutOfRange,
@@ -35,6 +48,7 @@ pub enum ErrorKind {
 /// What the grammar `frame ('<' frame)*`, `frame = digits ':' '-'? digits` allowed at the
 /// place where parsing stopped.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Expected {
     /// The decimal method id that starts a frame.
     MethodId,
@@ -60,7 +74,9 @@ impl fmt::Display for Expected {
 impl fmt::Display for ErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ErrorKind::Unexpected { expected, .. } => write!(f, "expected {expected}"),
+            ErrorKind::Unexpected { expected, .. } | ErrorKind::Truncated { expected } => {
+                write!(f, "expected {expected}")
+            }
             ErrorKind::MethodIdOutOfRange => f.write_str("method id larger than 4294967295"),
             ErrorKind::BciOutOfRange => f.write_str("bci outside -2147483648..=2147483647"),
         }
@@ -73,18 +89,22 @@ struct FoundSuffix(ErrorKind);
 impl fmt::Display for FoundSuffix {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.0 {
-            ErrorKind::Unexpected { found: Some(c), .. } => write!(f, ", found {c:?}"),
-            ErrorKind::Unexpected { found: None, .. } => {
-                f.write_str(", found the end of the context")
-            }
+            ErrorKind::Unexpected { found, .. } => write!(f, ", found {found:?}"),
+            ErrorKind::Truncated { .. } => f.write_str(", found the end of the context"),
             _ => Ok(()),
         }
     }
 }
 
-impl ParseError {
+impl Error {
     /// True when the input ended where more was needed (a truncated context such as `5:0<`).
+    pub fn is_truncated(&self) -> bool {
+        matches!(self.kind, ErrorKind::Truncated { .. })
+    }
+
+    /// The former name of [`Error::is_truncated`].
+    #[deprecated(since = "0.1.0", note = "renamed to `is_truncated`")]
     pub fn is_end_of_input(&self) -> bool {
-        matches!(self.kind, ErrorKind::Unexpected { found: None, .. })
+        self.is_truncated()
     }
 }

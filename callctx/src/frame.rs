@@ -7,9 +7,8 @@ use std::fmt;
 /// `method` is the method's id in the profile's `methods` table. `bci` is signed: real
 /// profiles hold the special values -1 (unknown), -4, -5 (unknown) and -6 (invalid frame
 /// state), in innermost and caller frames alike.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
-)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Frame {
     /// The method id.
     pub method: u32,

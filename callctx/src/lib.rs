@@ -22,7 +22,7 @@
 //! assert!(ctx.ends_with(&Context::parse("2:2<1:3")?));
 //! assert_eq!(ctx.callers().unwrap().to_string(), "3:2<2:2<1:3");
 //!
-//! // Errors say what was expected and at which byte.
+//! // Errors say what was expected and at which byte; running out of input is `Truncated`.
 //! let err = Context::parse("5:0<3:x").unwrap_err();
 //! assert_eq!(err.offset, 6);
 //! assert_eq!(
@@ -48,8 +48,9 @@
 //! When only the frames are wanted, [`parse_frames`] reads and checks them in one pass.
 //!
 //! [`Context`] borrows its text and is validated once; [`ContextBuf`] owns its frames. Both
-//! compare, order and hash by frames, display canonically, and serialize as strings with
-//! serde ([`Context`] borrows from the input when the deserializer allows).
+//! compare, order and hash by frames, display canonically, and, with the `serde` feature (on
+//! by default), serialize as strings ([`Context`] borrows from the input when the
+//! deserializer allows).
 
 #![forbid(unsafe_code)]
 
@@ -62,7 +63,9 @@ mod tree;
 
 pub use buf::ContextBuf;
 pub use context::{Context, Frames, ParseFrames, parse_frames};
-pub use error::{ErrorKind, Expected, ParseError};
+#[allow(deprecated)]
+pub use error::ParseError;
+pub use error::{Error, ErrorKind, Expected, Result};
 pub use frame::Frame;
 pub use tree::{ContextTree, DepthFirst, NodeId, NodeRef};
 

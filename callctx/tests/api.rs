@@ -93,6 +93,7 @@ fn callers_and_truncation() {
     assert_eq!(ctx.truncated_outer(9), ctx);
 }
 
+#[cfg(feature = "serde")]
 #[test]
 fn serde_as_string() {
     #[derive(serde::Deserialize)]

@@ -7,7 +7,7 @@
     clippy::indexing_slicing
 )]
 
-use callctx::{Context, ContextBuf, ContextTree, Frame, ParseError};
+use callctx::{Context, ContextBuf, ContextTree, Error, Frame};
 use proptest::prelude::*;
 
 fn frame() -> impl Strategy<Value = Frame> {
@@ -42,11 +42,11 @@ fn reference(text: &str) -> Option<Vec<Frame>> {
 /// when it is valid; otherwise some of its frames, then the same error, then nothing.
 fn one_pass_agrees(text: &str) -> Result<(), TestCaseError> {
     let mut items = callctx::parse_frames(text);
-    let got: Vec<Result<Frame, ParseError>> = items.by_ref().collect();
+    let got: Vec<Result<Frame, Error>> = items.by_ref().collect();
     prop_assert!(items.next().is_none(), "fused");
     match Context::parse(text) {
         Ok(ctx) => {
-            let frames: Vec<Result<Frame, ParseError>> = ctx.frames().map(Ok).collect();
+            let frames: Vec<Result<Frame, Error>> = ctx.frames().map(Ok).collect();
             prop_assert_eq!(got, frames, "{}", text);
         }
         Err(err) => {

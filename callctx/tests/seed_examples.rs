@@ -115,14 +115,8 @@ fn error(text: &str) -> (usize, ErrorKind, String) {
 
 #[test]
 fn rejects_bad_input_with_offsets() {
-    let end = |expected| ErrorKind::Unexpected {
-        expected,
-        found: None,
-    };
-    let got = |expected, c| ErrorKind::Unexpected {
-        expected,
-        found: Some(c),
-    };
+    let end = |expected| ErrorKind::Truncated { expected };
+    let got = |expected, found| ErrorKind::Unexpected { expected, found };
 
     assert_eq!(error("").0, 0);
     assert_eq!(error("").1, end(Expected::MethodId));

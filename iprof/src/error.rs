@@ -104,7 +104,7 @@ pub enum Error {
         /// The context text as decoded.
         text: String,
         /// The `callctx` error (its offset is relative to `text`).
-        source: callctx::ParseError,
+        source: callctx::Error,
         /// Where the offending byte is (exact when the string has no escapes).
         at: Position,
     },

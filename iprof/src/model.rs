@@ -298,7 +298,7 @@ pub enum Ctx<'a> {
 
 impl<'a> Ctx<'a> {
     /// Parses `text` (`m:bci<m:bci…`, innermost first), borrowing it.
-    pub fn parse(text: &'a str) -> Result<Self, callctx::ParseError> {
+    pub fn parse(text: &'a str) -> Result<Self, callctx::Error> {
         Context::parse(text).map(Ctx::Borrowed)
     }
 

@@ -31,11 +31,11 @@ impl<'a> Cursor<'a> {
 }
 
 /// A 0.2.0 `methodBciList` (`m:bci,m:bci`, innermost first) as a context.
-fn legacy_context(text: &str) -> Result<ContextBuf, callctx::ParseError> {
+fn legacy_context(text: &str) -> Result<ContextBuf, callctx::Error> {
     let mut frames = Vec::with_capacity(8);
     let mut base = 0;
     for piece in text.split(',') {
-        let ctx = callctx::Context::parse(piece).map_err(|e| callctx::ParseError {
+        let ctx = callctx::Context::parse(piece).map_err(|e| callctx::Error {
             offset: base + e.offset,
             kind: e.kind,
         })?;
