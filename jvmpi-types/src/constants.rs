@@ -20,8 +20,6 @@
 
 use core::fmt;
 
-use serde::{Deserialize, Serialize};
-
 use crate::error::{Error, Result};
 
 macro_rules! jvmpi_enum {
@@ -32,7 +30,8 @@ macro_rules! jvmpi_enum {
         }
     ) => {
         $(#[$doc])*
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
         #[repr($repr)]
         pub enum $name {
             $( $(#[$vdoc])* #[doc = concat!("`", $cname, "`")] $variant = $value, )+
@@ -251,7 +250,8 @@ pub const THREAD_SUSPENDED: i32 = 0x8000;
 pub const THREAD_INTERRUPTED: i32 = 0x4000;
 
 /// A whole thread status: a [`ThreadState`] plus the suspended/interrupted bits.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ThreadStatus {
     /// The state.
     pub state: ThreadState,

@@ -3,12 +3,11 @@
 //! every primitive value is big-endian. Every read returns `Result` and no read looks past the
 //! end of the buffer. [`Writer`] is its mirror for encoding.
 
-use serde::{Deserialize, Serialize};
-
 use crate::error::{Error, Result};
 
 /// Size of an identifier in a dump buffer: `sizeof(void *)` of the VM that wrote it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum IdSize {
     /// 4-byte identifiers (32-bit VM).
     Four,
@@ -39,7 +38,8 @@ impl TryFrom<u64> for IdSize {
 }
 
 /// Byte order of identifiers in a dump buffer: the VM host's native order.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum IdOrder {
     /// Little-endian host (x86, x86-64, ...).
     Little,
@@ -48,7 +48,8 @@ pub enum IdOrder {
 }
 
 /// How to read (and write) a dump buffer: the things the buffer itself does not record.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct DumpOptions {
     /// Identifier size of the VM that wrote the buffer.
     pub id_size: IdSize,
@@ -162,7 +163,7 @@ impl<'a> Cursor<'a> {
     }
 
     fn eof(&self, needed: u64, what: &'static str) -> Error {
-        Error::UnexpectedEof {
+        Error::Truncated {
             offset: self.offset(),
             what,
             needed,

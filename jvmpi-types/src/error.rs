@@ -22,7 +22,7 @@ pub enum Error {
     #[error(
         "at byte offset {offset}: expected {what} ({needed} bytes), found only {available} bytes before the end of the buffer"
     )]
-    UnexpectedEof {
+    Truncated {
         /// Offset at which the item starts.
         offset: usize,
         /// What was being read.

@@ -1,15 +1,14 @@
 //! The event-specific structs of the `JVMPI_Event` union (JVMPI spec §3 "Events", §5 "Data
 //! types") as owned Rust values: pointers to VM data become strings, vectors and typed ids;
 //! [`Event`] is one enum over every event type, [`JvmpiEvent`] adds the `event_type` flags and
-//! the `env_id` of the `JVMPI_Event` envelope. Everything is serde-serialisable.
-
-use serde::{Deserialize, Serialize};
+//! the `env_id` of the `JVMPI_Event` envelope. With the `serde` feature (on by default) everything is serde-serialisable.
 
 use crate::constants::{DumpLevel, EventType, ThreadStatus, TypeCode};
 use crate::ids::{EnvId, JniRef, MethodId, ObjectId, Pointer, RawMonitorId};
 
 /// `JVMPI_CallFrame`: one frame of a call trace.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct CallFrame {
     /// Source line number (-3 marks a native frame in HotSpot and CVM).
     pub lineno: i32,
@@ -18,7 +17,8 @@ pub struct CallFrame {
 }
 
 /// `JVMPI_CallTrace`: a thread's call trace, innermost (callee) frame first.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct CallTrace {
     /// The thread.
     pub env_id: EnvId,
@@ -27,7 +27,8 @@ pub struct CallTrace {
 }
 
 /// `JVMPI_Field`: a field declared by a class.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Field {
     /// Field name.
     pub field_name: String,
@@ -36,7 +37,8 @@ pub struct Field {
 }
 
 /// `JVMPI_Method`: a method declared by a class.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Method {
     /// Method name.
     pub method_name: String,
@@ -51,7 +53,8 @@ pub struct Method {
 }
 
 /// `JVMPI_Lineno`: maps an offset in compiled code to a source line.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Lineno {
     /// Offset from the start of the method's code.
     pub offset: i32,
@@ -60,7 +63,8 @@ pub struct Lineno {
 }
 
 /// `JVMPI_HeapDumpArg`: the `RequestEvent` argument of `JVMPI_EVENT_HEAP_DUMP`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct HeapDumpArg {
     /// Requested level (level 2 when `RequestEvent` gets NULL).
     pub heap_dump_level: DumpLevel,
@@ -68,7 +72,8 @@ pub struct HeapDumpArg {
 
 /// `class_load` (`JVMPI_EVENT_CLASS_LOAD`). `statics` and `instances` are the class's own
 /// fields, in the order the VM uses in dumps (HotSpot: reverse declaration order).
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ClassLoad {
     /// Class name (`java/lang/String`).
     pub class_name: String,
@@ -87,14 +92,16 @@ pub struct ClassLoad {
 }
 
 /// `class_unload` (`JVMPI_EVENT_CLASS_UNLOAD`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ClassUnload {
     /// The class.
     pub class_id: ObjectId,
 }
 
 /// `class_load_hook` (`JVMPI_EVENT_CLASS_LOAD_HOOK`); the `malloc_f` pointer is not data.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ClassLoadHook {
     /// The class file bytes (`class_data[0 .. class_data_len)`).
     pub class_data: Vec<u8>,
@@ -103,7 +110,8 @@ pub struct ClassLoadHook {
 }
 
 /// `obj_alloc` (`JVMPI_EVENT_OBJECT_ALLOC`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ObjAlloc {
     /// Arena.
     pub arena_id: i32,
@@ -118,14 +126,16 @@ pub struct ObjAlloc {
 }
 
 /// `obj_free` (`JVMPI_EVENT_OBJECT_FREE`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ObjFree {
     /// The object.
     pub obj_id: ObjectId,
 }
 
 /// `obj_move` (`JVMPI_EVENT_OBJECT_MOVE`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ObjMove {
     /// Current arena.
     pub arena_id: i32,
@@ -138,7 +148,8 @@ pub struct ObjMove {
 }
 
 /// `new_arena` (`JVMPI_EVENT_ARENA_NEW`).
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct NewArena {
     /// Arena id.
     pub arena_id: i32,
@@ -147,14 +158,16 @@ pub struct NewArena {
 }
 
 /// `delete_arena` (`JVMPI_EVENT_ARENA_DELETE`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct DeleteArena {
     /// Arena id.
     pub arena_id: i32,
 }
 
 /// `thread_start` (`JVMPI_EVENT_THREAD_START`, and `JVMPI_EVENT_THREAD_END` in HotSpot).
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ThreadStart {
     /// Thread name.
     pub thread_name: String,
@@ -169,7 +182,8 @@ pub struct ThreadStart {
 }
 
 /// `heap_dump` (`JVMPI_EVENT_HEAP_DUMP`); decode `data` with [`crate::dump::heap`].
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct HeapDump {
     /// Level requested.
     pub dump_level: DumpLevel,
@@ -180,7 +194,8 @@ pub struct HeapDump {
 }
 
 /// `jni_globalref_alloc` (`JVMPI_EVENT_JNI_GLOBALREF_ALLOC`, `_WEAK_GLOBALREF_ALLOC`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct JniGlobalrefAlloc {
     /// The object referred to.
     pub obj_id: ObjectId,
@@ -189,21 +204,24 @@ pub struct JniGlobalrefAlloc {
 }
 
 /// `jni_globalref_free` (`JVMPI_EVENT_JNI_GLOBALREF_FREE`, `_WEAK_GLOBALREF_FREE`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct JniGlobalrefFree {
     /// The reference.
     pub ref_id: JniRef,
 }
 
 /// `method` (`JVMPI_EVENT_METHOD_ENTRY`, `JVMPI_EVENT_METHOD_EXIT`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct MethodEvent {
     /// The method.
     pub method_id: MethodId,
 }
 
 /// `method_entry2` (`JVMPI_EVENT_METHOD_ENTRY2`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct MethodEntry2 {
     /// The method.
     pub method_id: MethodId,
@@ -212,7 +230,8 @@ pub struct MethodEntry2 {
 }
 
 /// `compiled_method_load` (`JVMPI_EVENT_COMPILED_METHOD_LOAD`).
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct CompiledMethodLoad {
     /// The method.
     pub method_id: MethodId,
@@ -225,14 +244,16 @@ pub struct CompiledMethodLoad {
 }
 
 /// `compiled_method_unload` (`JVMPI_EVENT_COMPILED_METHOD_UNLOAD`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct CompiledMethodUnload {
     /// The method.
     pub method_id: MethodId,
 }
 
 /// The inner union of `instruction`: which member applies depends on the bytecode.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum InstructionInfo {
     /// Any bytecode other than a conditional branch or switch.
     None,
@@ -261,7 +282,8 @@ pub enum InstructionInfo {
 }
 
 /// `instruction` (`JVMPI_EVENT_INSTRUCTION_START`, headers since 1.3.0).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct InstructionStart {
     /// The method.
     pub method_id: MethodId,
@@ -272,7 +294,8 @@ pub struct InstructionStart {
 }
 
 /// `monitor_dump` (`JVMPI_EVENT_MONITOR_DUMP`); decode `data` with [`crate::dump::monitor`].
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct MonitorDump {
     /// The buffer `begin .. end`.
     pub data: Vec<u8>,
@@ -283,7 +306,8 @@ pub struct MonitorDump {
 }
 
 /// `raw_monitor` (`JVMPI_EVENT_RAW_MONITOR_CONTENDED_*`).
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct RawMonitorEvent {
     /// Raw monitor name.
     pub name: String,
@@ -292,14 +316,16 @@ pub struct RawMonitorEvent {
 }
 
 /// `monitor` (`JVMPI_EVENT_MONITOR_CONTENDED_*`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct MonitorEvent {
     /// The object whose monitor is contended.
     pub object: ObjectId,
 }
 
 /// `monitor_wait` (`JVMPI_EVENT_MONITOR_WAIT`, `JVMPI_EVENT_MONITOR_WAITED`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct MonitorWait {
     /// The object waited on (NULL for `Thread.sleep`).
     pub object: ObjectId,
@@ -308,7 +334,8 @@ pub struct MonitorWait {
 }
 
 /// `gc_info` (`JVMPI_EVENT_GC_FINISH`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct GcInfo {
     /// Live objects.
     pub used_objects: i64,
@@ -319,14 +346,16 @@ pub struct GcInfo {
 }
 
 /// `object_dump` (`JVMPI_EVENT_OBJECT_DUMP`); decode `data` with [`crate::dump::object`].
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ObjectDump {
     /// The buffer `data[0 .. data_len)`.
     pub data: Vec<u8>,
 }
 
 /// The event-specific part of every JVMPI event, one variant per event type.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Event {
     /// `JVMPI_EVENT_METHOD_ENTRY`.
     MethodEntry(MethodEvent),
@@ -453,7 +482,8 @@ impl Event {
 
 /// A whole `JVMPI_Event`: the thread it happened in, whether it was produced by
 /// `RequestEvent`, and its event-specific data.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct JvmpiEvent {
     /// `env_id`: the thread the event occurred in.
     pub env_id: EnvId,

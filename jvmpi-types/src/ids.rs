@@ -2,15 +2,12 @@
 //! `jmethodID`, `JVMPI_RawMonitor`, `jobject`, plain `char *`/`void *`), held as a `u64` so one
 //! type serves 4-byte (ILP32) and 8-byte (LP64) virtual machines. NULL is 0.
 
-use serde::{Deserialize, Serialize};
-
 macro_rules! id_newtype {
     ($(#[$doc:meta])* $name:ident, $c:literal) => {
         $(#[$doc])*
-        #[derive(
-            Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize, Deserialize,
-        )]
-        #[serde(transparent)]
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+        #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+        #[cfg_attr(feature = "serde", serde(transparent))]
         pub struct $name(pub u64);
 
         impl $name {

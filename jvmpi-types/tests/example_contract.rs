@@ -1,6 +1,6 @@
-//! Runs `examples/jvmpi-dump.rs` (built by `cargo test` next to the test binaries) on every
-//! fixture and compares its output with the `.expected` file beside it; checks that decoding
-//! errors exit non-zero naming the byte offset.
+//! Runs `examples/jvmpi-dump.rs` (built by `cargo test`, or here when it was not) on every
+//! fixture and compares its output with the `.expected` file beside it; checks its manners as
+//! a tool and that decoding errors exit 1 naming the file and the byte offset.
 
 #![allow(
     clippy::indexing_slicing,
@@ -10,46 +10,70 @@
     clippy::print_stderr
 )]
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::Output;
 
-fn example() -> Option<PathBuf> {
-    // target/<profile>/deps/example_contract-HASH -> target/<profile>/examples/jvmpi-dump
-    let exe = std::env::current_exe().ok()?;
-    let dir = exe.parent()?.parent()?.join("examples");
-    let path = dir.join(format!("jvmpi-dump{}", std::env::consts::EXE_SUFFIX));
-    path.exists().then_some(path)
+use testkit::cli::{Example, Inputs};
+
+/// The example, built by `cargo test` or by [`Example::path`] when it was not.
+fn tool() -> Example {
+    Example::new("jvmpi-types", "jvmpi-dump")
 }
 
-fn run(args: &[&str]) -> Option<Output> {
-    let exe = example()?;
-    let data = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data");
-    Some(
-        Command::new(exe)
-            .args(args)
-            .current_dir(data)
-            .output()
-            .unwrap(),
-    )
+/// Runs the example with file arguments taken from `tests/data/`.
+fn run(args: &[&str]) -> Output {
+    let args: Vec<String> = args
+        .iter()
+        .map(|a| {
+            if a.ends_with(".bin") || a.ends_with(".json") {
+                format!("tests/data/{a}")
+            } else {
+                (*a).to_owned()
+            }
+        })
+        .collect();
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    tool().run(&args)
 }
 
 fn expect(args: &[&str], expected: &str) {
-    let Some(out) = run(args) else {
-        eprintln!("example binary not built; skipping");
-        return;
-    };
+    let out = run(args);
     assert!(
         out.status.success(),
         "{args:?}: {}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let want = std::fs::read_to_string(
-        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-            .join("tests/data")
-            .join(expected),
-    )
-    .unwrap();
+    let want = std::fs::read_to_string(format!("tests/data/{expected}")).unwrap();
     assert_eq!(String::from_utf8(out.stdout).unwrap(), want, "{args:?}");
+}
+
+#[test]
+fn manners() {
+    tool().check_manners(&Inputs {
+        good: &[
+            "--kind",
+            "monitor",
+            "--id-size",
+            "4",
+            "--id-order",
+            "little",
+            "tests/data/monitor-hs32le.bin",
+        ],
+        foreign: "tests/data/heap-classes-hs32le.json",
+        big_output: &[
+            "--kind",
+            "heap",
+            "--level",
+            "0",
+            "--id-size",
+            "8",
+            "--id-order",
+            "big",
+            "tests/data/heap-l0-sparc64be.bin",
+        ],
+    });
+    // A missing option is a usage error.
+    let out = run(&["--kind", "heap", "monitor-hs32le.bin"]);
+    testkit::cli::expect(&out, 2, "jvmpi-dump", "no --id-size");
 }
 
 #[test]
@@ -135,7 +159,7 @@ fn object_and_monitor_dumps() {
 #[test]
 fn errors_exit_non_zero_with_the_offset() {
     // Level 2 without the class layouts stops at the first class dump.
-    let Some(out) = run(&[
+    let out = run(&[
         "--kind",
         "heap",
         "--level",
@@ -145,13 +169,13 @@ fn errors_exit_non_zero_with_the_offset() {
         "--id-order",
         "little",
         "heap-l2-hs32le.bin",
-    ]) else {
-        return;
-    };
-    assert!(!out.status.success());
+    ]);
+    testkit::cli::expect(&out, 1, "jvmpi-dump", "no class layouts");
+    assert!(out.stdout.is_empty());
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(
-        err.contains("at byte offset ") && err.contains("JVMPI_GC_CLASS_DUMP of class id 0x"),
+        err.starts_with("error: tests/data/heap-l2-hs32le.bin: at byte offset ")
+            && err.contains("JVMPI_GC_CLASS_DUMP of class id 0x"),
         "{err}"
     );
     // A heap dump read as a monitor dump.
@@ -163,9 +187,8 @@ fn errors_exit_non_zero_with_the_offset() {
         "--id-order",
         "little",
         "heap-l1-hs32le.bin",
-    ])
-    .unwrap();
-    assert!(!out.status.success());
+    ]);
+    testkit::cli::expect(&out, 1, "jvmpi-dump", "a heap dump as a monitor dump");
     assert!(
         String::from_utf8(out.stderr)
             .unwrap()
@@ -180,7 +203,6 @@ fn errors_exit_non_zero_with_the_offset() {
         "--id-order",
         "little",
         "x.bin",
-    ])
-    .unwrap();
-    assert!(!out.status.success());
+    ]);
+    testkit::cli::expect(&out, 2, "jvmpi-dump", "--id-size 5");
 }

@@ -14,7 +14,8 @@ use std::path::PathBuf;
 use jvmpi_types::dump::heap::{self, HeapDumpRecord, PrimArray};
 use jvmpi_types::dump::{monitor, object};
 use jvmpi_types::{
-    ClassLayouts, ClassTable, DumpLevel, DumpOptions, IdOrder, IdSize, JniRef, NoClasses, ObjectId,
+    ClassLayout, ClassLayouts, DumpLevel, DumpOptions, IdOrder, IdSize, JniRef, NoClasses,
+    ObjectId, TypeCode,
 };
 
 fn data(name: &str) -> Vec<u8> {
@@ -37,9 +38,42 @@ fn flavour(tag: &str) -> (DumpOptions, ClassLayouts) {
         "sparc64be" => DumpOptions::new(IdSize::Eight, IdOrder::Big),
         _ => unreachable!(),
     };
-    let table: ClassTable =
-        serde_json::from_str(&text(&format!("heap-classes-{tag}.json"))).unwrap();
-    (options, table.layouts().unwrap())
+    (options, layouts(&text(&format!("heap-classes-{tag}.json"))))
+}
+
+/// The class layouts of a `heap-classes-*.json` file, read without the crate's `serde`
+/// feature (so that these tests also run with `--no-default-features`).
+fn layouts(json: &str) -> ClassLayouts {
+    let value: serde_json::Value = serde_json::from_str(json).unwrap();
+    let mut layouts = ClassLayouts::new();
+    for class in value["classes"].as_array().unwrap() {
+        let statics = class["statics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| TypeCode::from_signature(s.as_str().unwrap()).unwrap())
+            .collect();
+        layouts.insert(
+            ObjectId(class["id"].as_u64().unwrap()),
+            ClassLayout {
+                interfaces: u32::try_from(class["interfaces"].as_u64().unwrap()).unwrap(),
+                statics,
+            },
+        );
+    }
+    layouts
+}
+
+/// The crate's own reading of the same file (`ClassTable`, behind the `serde` feature)
+/// agrees with the one above.
+#[cfg(feature = "serde")]
+#[test]
+fn class_tables_read_the_same_through_serde() {
+    for tag in ["hs32le", "sparc64be"] {
+        let json = text(&format!("heap-classes-{tag}.json"));
+        let table: jvmpi_types::ClassTable = serde_json::from_str(&json).unwrap();
+        assert_eq!(table.layouts().unwrap(), layouts(&json));
+    }
 }
 
 fn summary(names: impl IntoIterator<Item = &'static str>) -> String {

@@ -32,8 +32,6 @@
 //! # Ok::<(), jvmpi_types::Error>(())
 //! ```
 
-use serde::{Deserialize, Serialize};
-
 use crate::constants::{DumpLevel, HeapDumpTag, TypeCode};
 use crate::cursor::{Cursor, DumpOptions, Writer};
 use crate::dump::{ClassLayout, ClassResolver, Value};
@@ -42,7 +40,8 @@ use crate::ids::{EnvId, JniRef, ObjectId, Pointer};
 use std::collections::HashMap;
 
 /// One record of a level-0 heap dump: `u1 ty` + `jobjectID object`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Level0Record {
     /// Object type, with `obj_alloc.is_array` meaning: `JVMPI_NORMAL_OBJECT` for instances,
     /// `JVMPI_CLASS` for object arrays, the element type for primitive arrays.
@@ -77,8 +76,9 @@ impl Level0Record {
 /// Frame number of a `JVMPI_GC_ROOT_JNI_LOCAL` / `_JAVA_FRAME` root: an opaque `u4` whose
 /// value `0xFFFFFFFF` (-1) means "empty stack". HotSpot counts down from the top frame
 /// (`num_frames` … 1); CVM counts from the top at 0.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(transparent)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(transparent))]
 pub struct FrameNumber(pub u32);
 
 impl FrameNumber {
@@ -93,7 +93,8 @@ impl FrameNumber {
 }
 
 /// `JVMPI_GC_CLASS_DUMP`: a class object.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ClassDump {
     /// The class.
     pub class: ObjectId,
@@ -121,7 +122,8 @@ pub struct ClassDump {
 }
 
 /// One constant-pool entry of a class dump: `u2 index`, `ty`, `vl`.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ConstantPoolEntry {
     /// Constant pool index.
     pub index: u16,
@@ -134,7 +136,8 @@ pub struct ConstantPoolEntry {
 /// `JVMPI_GC_INSTANCE_DUMP`: a normal object. Field values are kept as the raw bytes of the
 /// record (the class's own instance fields, then its superclass's, …; at level 1 references
 /// only); [`InstanceDump::fields`] decodes them given the field types.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct InstanceDump {
     /// The object.
     pub object: ObjectId,
@@ -190,7 +193,8 @@ impl InstanceDump {
 
 /// `JVMPI_GC_OBJ_ARRAY_DUMP`: an array of references. Note the element count precedes the
 /// element class (unlike HPROF).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ObjArrayDump {
     /// The array.
     pub array: ObjectId,
@@ -201,7 +205,8 @@ pub struct ObjArrayDump {
 }
 
 /// The elements of a primitive array, decoded from big-endian.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum PrimArray {
     /// `boolean[]`, raw bytes.
     Boolean(Vec<u8>),
@@ -303,7 +308,8 @@ impl PrimArray {
 }
 
 /// `JVMPI_GC_PRIM_ARRAY_DUMP`: an array of primitives.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct PrimArrayDump {
     /// The array.
     pub array: ObjectId,
@@ -316,7 +322,8 @@ pub struct PrimArrayDump {
 }
 
 /// One record of a level-1 or level-2 heap dump (and, object records only, of an object dump).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum HeapDumpRecord {
     /// `JVMPI_GC_ROOT_UNKNOWN`.
     RootUnknown {

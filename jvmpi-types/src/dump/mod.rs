@@ -8,8 +8,6 @@ pub mod object;
 
 use std::collections::{HashMap, HashSet};
 
-use serde::{Deserialize, Serialize};
-
 use crate::constants::TypeCode;
 use crate::cursor::{Cursor, Writer};
 use crate::error::{Error, Result};
@@ -18,7 +16,8 @@ use crate::ids::ObjectId;
 
 /// A value (`vl`) in a dump buffer. Primitive values are big-endian in the buffer; references
 /// are identifiers.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Value {
     /// A reference (`JVMPI_CLASS` / `JVMPI_NORMAL_OBJECT` type code): `I` bytes.
     Object(ObjectId),
@@ -103,7 +102,8 @@ impl Value {
 /// What a `JVMPI_GC_CLASS_DUMP` record leaves out and a decoder must know: the class's
 /// interface count and the types of its own static fields, in `JVMPI_EVENT_CLASS_LOAD`
 /// `statics[]` order (the order the VM dumps them in).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ClassLayout {
     /// `class_load.num_interfaces`.
     pub interfaces: u32,
@@ -263,21 +263,23 @@ impl ClassResolver for ClassLayouts {
 /// The JSON form of class layouts used by the `jvmpi-dump` example:
 /// `{"classes":[{"id":N,"interfaces":N,"statics":["I","J","Ljava/lang/String;"]}]}`, with
 /// field signatures as in `JVMPI_Field.field_signature`.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ClassTable {
     /// One entry per class.
     pub classes: Vec<ClassTableEntry>,
 }
 
 /// One class of a [`ClassTable`].
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ClassTableEntry {
     /// The class id (`class_load.class_id`).
     pub id: u64,
     /// `class_load.num_interfaces`.
     pub interfaces: u32,
     /// Static field signatures, in `class_load.statics[]` order.
-    #[serde(default)]
+    #[cfg_attr(feature = "serde", serde(default))]
     pub statics: Vec<String>,
 }
 

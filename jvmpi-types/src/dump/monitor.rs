@@ -21,15 +21,14 @@
 //! # Ok::<(), jvmpi_types::Error>(())
 //! ```
 
-use serde::{Deserialize, Serialize};
-
 use crate::constants::MonitorDumpTag;
 use crate::cursor::{Cursor, DumpOptions, Writer};
 use crate::error::{Error, Result};
 use crate::ids::{EnvId, ObjectId, Pointer, RawMonitorId};
 
 /// `JVMPI_MONITOR_JAVA`: a Java object's monitor.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct JavaMonitor {
     /// The object.
     pub object: ObjectId,
@@ -44,7 +43,8 @@ pub struct JavaMonitor {
 }
 
 /// `JVMPI_MONITOR_RAW`: a raw monitor.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct RawMonitor {
     /// The `char *` name: a pointer into the VM's memory, not a string.
     pub name: Pointer,
@@ -61,7 +61,8 @@ pub struct RawMonitor {
 }
 
 /// One record of a monitor dump.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum MonitorDumpRecord {
     /// `JVMPI_MONITOR_JAVA`.
     Java(JavaMonitor),
