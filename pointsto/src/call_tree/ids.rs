@@ -41,7 +41,7 @@ impl Hasher for IdHasher {
     }
 }
 
-/// Builds [`IdHasher`]s with a seed drawn at random (from the standard library's per-process
+/// Builds the ids' hashers with a seed drawn at random (from the standard library's per-process
 /// random keys) when the map is created.
 #[derive(Debug, Clone, Copy)]
 pub struct IdState {

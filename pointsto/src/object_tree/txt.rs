@@ -45,7 +45,7 @@ impl Contents {
 const SUPPRESSED: &str = " (expansion suppressed)";
 
 /// What an object tree line says, after its prefix. `S` is `&str` when borrowed from the
-/// report ([`Reader`]) and `String` in the model ([`ObjectTree`]).
+/// report ([`Reader`]) and `String` in the model ([`ObjectTree`](crate::object_tree::ObjectTree)).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[non_exhaustive]
