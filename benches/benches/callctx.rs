@@ -1,12 +1,13 @@
 //! `callctx`: parse + full iteration of real contexts (depths 1–23 from a real `.iprof` file),
 //! as `Context::parse` + `frames()` and as the one-pass `parse_frames`, beside a naive
 //! `split`/`str::parse` baseline measured in the same run. The target (1 GB/s of context text
-//! on one core) is for parse + full iteration: `parse_frames (one pass)` is that path.
+//! on one core) is for parse + full iteration: `parse_frames (one pass)` is that path. The
+//! `callctx/build` group builds the same contexts frame by frame with `ContextBuf::push_inner`.
 #![allow(missing_docs, clippy::unwrap_used, clippy::expect_used)]
 
 use std::hint::black_box;
 
-use callctx::Context;
+use callctx::{Context, ContextBuf, Frame};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
 /// The contexts as slices of one text, as a zero-copy reader of an `.iprof` file sees them.
@@ -94,5 +95,51 @@ fn parse_and_iterate(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, parse_and_iterate);
+/// Building contexts frame by frame, outermost first (as a stack walk from the bottom gives
+/// them), with `ContextBuf::push_inner`, beside collecting the same frames into a `Vec` and
+/// reversing it (the baseline a user would write).
+fn build(c: &mut Criterion) {
+    let text = contexts();
+    let outermost_first: Vec<Vec<Frame>> = text
+        .lines()
+        .map(|l| {
+            let mut frames: Vec<Frame> = Context::parse(l).unwrap().frames().collect();
+            frames.reverse();
+            frames
+        })
+        .collect();
+    let frames: usize = outermost_first.iter().map(Vec::len).sum();
+    let mut group = c.benchmark_group("callctx/build");
+    group.throughput(Throughput::Elements(frames as u64));
+    group.bench_function("ContextBuf::push_inner", |b| {
+        b.iter(|| {
+            let mut depth = 0usize;
+            for stack in &outermost_first {
+                let mut ctx = ContextBuf::new();
+                for &frame in black_box(stack) {
+                    ctx.push_inner(frame);
+                }
+                depth += ctx.len();
+            }
+            depth
+        });
+    });
+    group.bench_function("baseline Vec push + reverse", |b| {
+        b.iter(|| {
+            let mut depth = 0usize;
+            for stack in &outermost_first {
+                let mut frames = Vec::new();
+                for &frame in black_box(stack) {
+                    frames.push(frame);
+                }
+                frames.reverse();
+                depth += ContextBuf::from_frames(frames).len();
+            }
+            depth
+        });
+    });
+    group.finish();
+}
+
+criterion_group!(benches, parse_and_iterate, build);
 criterion_main!(benches);

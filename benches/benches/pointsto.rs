@@ -127,9 +127,9 @@ fn csv_call_tree(c: &mut Criterion) {
                 .sum::<usize>()
         })
     });
-    group.bench_function("parse_csv", |b| {
+    group.bench_function("read_csv", |b| {
         b.iter(|| {
-            CallGraph::parse_csv(|f| match f {
+            CallGraph::read_csv(|f| match f {
                 CsvFile::Methods => Some(report.methods.as_bytes()),
                 CsvFile::Invokes => Some(report.invokes.as_bytes()),
                 CsvFile::Targets => Some(report.targets.as_bytes()),

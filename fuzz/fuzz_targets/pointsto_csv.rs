@@ -22,7 +22,7 @@ fuzz_target!(|data: &[u8]| {
         ]
     };
     let open = |file: CsvFile| files.iter().position(|f| *f == file).and_then(|i| parts.get(i).copied());
-    if let Ok(graph) = CallGraph::parse_csv(open) {
+    if let Ok(graph) = CallGraph::read_csv(open) {
         let _ = pointsto::write::call_tree_txt(&graph);
     }
     let _ = pointsto::used::methods(data);

@@ -137,7 +137,7 @@ fn load(path: &Path) -> Result<CallGraph, String> {
             Err(error) => return Err(format!("{}: {error}", sibling.display())),
         }
     }
-    CallGraph::parse_csv(|file| files.get(&file).map(Vec::as_slice)).map_err(|e| e.to_string())
+    CallGraph::read_csv(|file| files.get(&file).map(Vec::as_slice)).map_err(|e| e.to_string())
 }
 
 /// The file's bytes, with a progress bar on a terminal for big files.

@@ -109,6 +109,17 @@ fn progress(len: u64, what: &'static str) -> ProgressBar {
     ProgressBar::new(len).with_style(style).with_message(what)
 }
 
+/// A line counter on stderr while the lines are checked, hidden unless stderr is a terminal
+/// and the input is big.
+fn line_progress(len: u64) -> ProgressBar {
+    if len < PROGRESS_FROM || !io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let style = ProgressStyle::with_template("{spinner} checking line {pos} {elapsed}")
+        .unwrap_or_else(|_| ProgressStyle::default_spinner());
+    ProgressBar::new_spinner().with_style(style)
+}
+
 fn count(bytes: &[u8], len: u64) -> Result<serde_json::Value, String> {
     let (mut entry_points, mut direct, mut virtual_calls, mut interface, mut overrides) =
         (0u64, 0u64, 0u64, 0u64, 0u64);
@@ -117,12 +128,12 @@ fn count(bytes: &[u8], len: u64) -> Result<serde_json::Value, String> {
     // A line without a tree prefix continues an entry's multi-line parsing reason, so it may
     // only follow an entry with a reason or another such line.
     let mut reason_open = false;
-    let bar = progress(len, "counting");
+    let bar = line_progress(len);
     for line in Reader::from_bytes(bytes) {
         let (number, line) = line.map_err(|e| e.to_string())?;
         lines += 1;
-        if lines % 65_536 == 0 {
-            bar.set_position(len * number / (number + 1));
+        if number % 65_536 == 0 {
+            bar.set_position(number);
         }
         let node = match line {
             CallTreeLine::Node(node) => node,

@@ -324,7 +324,7 @@ pub fn csv_display(holder: &str, name: &str) -> String {
 /// let text = "VM Entry Points\n└── entry app:a.B.main():void id=0 \n    └── virtually calls a.I.run(int):void @bci=3\n        └── is overridden by app:a.C.run(int):void id=1 \n\n";
 /// let csv = pointsto::write::call_tree_csv(&CallGraph::parse_txt(text.as_bytes())?);
 /// assert_eq!(csv.invokes, "Id,MethodId,BytecodeIndexes,TargetId,IsDirect\n0,0,3,2,false\n");
-/// let graph = CallGraph::parse_csv(|f| match f {
+/// let graph = CallGraph::read_csv(|f| match f {
 ///     CsvFile::Methods => Some(csv.methods.as_bytes()),
 ///     CsvFile::Invokes => Some(csv.invokes.as_bytes()),
 ///     CsvFile::Targets => Some(csv.targets.as_bytes()),

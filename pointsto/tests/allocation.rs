@@ -18,7 +18,7 @@ fn sparse_csv_invoke_ids_do_not_blow_up_the_id_index() {
     let invokes = include_bytes!("data/regressions/sparse_invoke_ids_invokes.csv");
     let targets = include_bytes!("data/regressions/sparse_invoke_ids_targets.csv");
     let (graph, largest) = largest_of(|| {
-        CallGraph::parse_csv(|file| match file {
+        CallGraph::read_csv(|file| match file {
             CsvFile::Methods => Some(&methods[..]),
             CsvFile::Invokes => Some(&invokes[..]),
             CsvFile::Targets => Some(&targets[..]),
@@ -53,7 +53,7 @@ fn diff_edges_share_method_strings() {
     }
     let input = methods.len() + invokes.len() + targets.len();
     let parse = |m: &str, i: &str, t: &str| {
-        CallGraph::parse_csv(|file| match file {
+        CallGraph::read_csv(|file| match file {
             CsvFile::Methods => Some(m.as_bytes()),
             CsvFile::Invokes => Some(i.as_bytes()),
             CsvFile::Targets => Some(t.as_bytes()),

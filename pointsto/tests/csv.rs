@@ -23,7 +23,7 @@ use proptest::prelude::*;
 
 /// Reads the CSV report made of `files`.
 fn parse_files(files: &HashMap<CsvFile, String>) -> Result<CallGraph, Error> {
-    CallGraph::parse_csv(|f| files.get(&f).map(String::as_bytes))
+    CallGraph::read_csv(|f| files.get(&f).map(String::as_bytes))
 }
 
 /// `Id,Name,Type,Parameters,Return,Display` columns of a method string.
@@ -226,7 +226,7 @@ proptest! {
     fn current_layout_reads_like_txt(seed in any::<u64>(), crlf in any::<bool>()) {
         let txt = txt_graph(seed, crlf);
         let [methods, invokes, targets] = current(&txt, if crlf { "\r\n" } else { "\n" });
-        let csv = CallGraph::parse_csv(|f| match f {
+        let csv = CallGraph::read_csv(|f| match f {
             CsvFile::Methods => Some(methods.as_bytes()),
             CsvFile::Invokes => Some(invokes.as_bytes()),
             CsvFile::Targets => Some(targets.as_bytes()),
@@ -350,7 +350,7 @@ fn header_quirk_and_errors() {
         }
     );
     // A row with a field too many in the current layout.
-    let err = CallGraph::parse_csv(|f| match f {
+    let err = CallGraph::read_csv(|f| match f {
         CsvFile::Methods => Some(b"Id,Name,Type,Parameters,Return,Display,Flags,IsEntryPoint\n0,a,b,empty,void,b.a,,true,x\n".as_slice()),
         CsvFile::Invokes => Some(b"Id,MethodId,BytecodeIndexes,TargetId,IsDirect\n".as_slice()),
         CsvFile::Targets => Some(b"InvokeId,TargetId\n".as_slice()),
@@ -434,7 +434,7 @@ proptest! {
     fn converts_between_txt_and_csv(seed in any::<u64>()) {
         let txt = txt_graph(seed, false);
         let report = pointsto::write::call_tree_csv(&txt);
-        let csv = CallGraph::parse_csv(|f| match f {
+        let csv = CallGraph::read_csv(|f| match f {
             CsvFile::Methods => Some(report.methods.as_bytes()),
             CsvFile::Invokes => Some(report.invokes.as_bytes()),
             CsvFile::Targets => Some(report.targets.as_bytes()),

@@ -341,8 +341,9 @@ fn finish(mut graph: CallGraph) -> CallGraph {
 }
 
 impl CallGraph {
-    /// Reads a CSV call tree report. `open` returns a file's bytes by kind (or `None` when
-    /// the report has no such file); the layout is chosen by which files exist.
+    /// Reads a CSV call tree report through the caller's source: `open` returns a file's bytes
+    /// by kind (or `None` when the report has no such file); the layout is chosen by which
+    /// files exist.
     ///
     /// ```
     /// use pointsto::call_tree::{CallGraph, csv::CsvFile};
@@ -351,7 +352,7 @@ impl CallGraph {
     ///                1,run,a.B,int long,void,a.B.run,p,false\n";
     /// let invokes = "Id,MethodId,BytecodeIndexes,TargetId,IsDirect\n0,0,4,1,true\n";
     /// let targets = "InvokeId,TargetId\n0,1\n";
-    /// let graph = CallGraph::parse_csv(|file| match file {
+    /// let graph = CallGraph::read_csv(|file| match file {
     ///     CsvFile::Methods => Some(methods.as_bytes()),
     ///     CsvFile::Invokes => Some(invokes.as_bytes()),
     ///     CsvFile::Targets => Some(targets.as_bytes()),
@@ -361,7 +362,7 @@ impl CallGraph {
     /// assert_eq!(graph.invoke_edges().count(), 1);
     /// # Ok::<(), pointsto::Error>(())
     /// ```
-    pub fn parse_csv<'a>(mut open: impl FnMut(CsvFile) -> Option<&'a [u8]>) -> Result<Self> {
+    pub fn read_csv<'a>(mut open: impl FnMut(CsvFile) -> Option<&'a [u8]>) -> Result<Self> {
         let methods = open(CsvFile::Methods).ok_or(Error::MissingCsvFile {
             file: CsvFile::Methods.stem(),
         })?;
@@ -374,6 +375,15 @@ impl CallGraph {
             }
             None => Self::parse_csv_legacy(methods, open),
         }
+    }
+
+    /// The former name of [`CallGraph::read_csv`].
+    #[deprecated(
+        since = "0.1.0",
+        note = "renamed to `read_csv` (it reads through a source)"
+    )]
+    pub fn parse_csv<'a>(open: impl FnMut(CsvFile) -> Option<&'a [u8]>) -> Result<Self> {
+        Self::read_csv(open)
     }
 
     fn parse_csv_current(methods: &[u8], invokes: &[u8], targets: &[u8]) -> Result<Self> {
