@@ -11,6 +11,7 @@
 //! | writing | [`write`](mod@write) |
 //! | class layouts, strings, roots, traces | [`index`] |
 //! | class histogram | [`histogram`] |
+//! | the heap as a graph: dominators, retained sizes | [`graph`] |
 //!
 //! Every parser reads through one [`Cursor`]; every error is an [`Error`] with a byte offset.
 
@@ -18,6 +19,7 @@ pub mod cursor;
 pub mod error;
 pub mod header;
 pub mod heap_dump;
+pub mod graph;
 pub mod histogram;
 pub mod incremental;
 pub mod index;

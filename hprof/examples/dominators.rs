@@ -1,0 +1,219 @@
+//! Dominator tree and retained sizes of a binary HPROF heap dump (memory-mapped), as JSON
+//! lines.
+//!
+//! ```sh
+//! cargo run --release -p hprof-format --example dominators -- FILE [--top N] [--path ID]… [--policy ahat]
+//! ```
+#![allow(clippy::print_stdout, clippy::print_stderr, unsafe_code)]
+
+use std::fs::File;
+use std::io::{self, BufWriter, IsTerminal, Write};
+use std::process::ExitCode;
+
+use hprof::binary::graph::{Graph, Options};
+use serde_json::json;
+
+const USAGE: &str = "\
+usage: dominators FILE [--top N] [--path ID]... [--policy recorded|ahat]
+
+Builds the dominator tree of a binary HPROF heap dump and prints JSON lines:
+  1. {\"objects\", \"reachable\", \"unreachable\", \"roots\", \"reachable_bytes\"}
+  2. the N objects retaining the most (default 100), largest first, ties by id:
+     {\"id\", \"class\", \"shallow\", \"retained\", \"retained_objects\", \"dominator\"}
+     (dominator: the immediate dominator's id, null for the super-root)
+  3. per --path ID (decimal or 0x hex): {\"path_to\": ID, \"path\": [root id, ..., ID] or null}
+
+options:
+  --top N            how many objects to list (default 100)
+  --path ID          print a shortest reference path from a GC root to ID (repeatable)
+  --policy ahat      Android ahat's edges and shallow sizes (default: recorded)
+  -h, --help         this text
+  --version          the version
+
+exit status: 0 ok; 1 unreadable or invalid file; 2 bad arguments;
+3 partial: the dump is damaged or cut short, the answer covers what could be read
+(a `warning: FILE: partial: ...` line on stderr says where it stopped).
+";
+
+struct Args {
+    path: String,
+    top: usize,
+    paths: Vec<u64>,
+    ahat: bool,
+}
+
+fn parse_id(s: &str) -> Option<u64> {
+    match s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
+        Some(hex) => u64::from_str_radix(hex, 16).ok(),
+        None => s.parse().ok(),
+    }
+}
+
+fn parse_args() -> Result<Option<Args>, String> {
+    use lexopt::prelude::*;
+    let mut parser = lexopt::Parser::from_env();
+    let mut path = None;
+    let mut top = 100;
+    let mut paths = Vec::new();
+    let mut ahat = false;
+    while let Some(arg) = parser.next().map_err(|e| e.to_string())? {
+        match arg {
+            Short('h') | Long("help") => {
+                print!("{USAGE}");
+                return Ok(None);
+            }
+            Long("version") => {
+                println!("dominators {}", env!("CARGO_PKG_VERSION"));
+                return Ok(None);
+            }
+            Long("top") => {
+                let v = parser.value().map_err(|e| e.to_string())?;
+                top = v
+                    .to_str()
+                    .and_then(|s| s.parse().ok())
+                    .ok_or_else(|| format!("--top needs a number, found {v:?}"))?;
+            }
+            Long("path") => {
+                let v = parser.value().map_err(|e| e.to_string())?;
+                paths.push(
+                    v.to_str()
+                        .and_then(parse_id)
+                        .ok_or_else(|| format!("--path needs an object id, found {v:?}"))?,
+                );
+            }
+            Long("policy") => {
+                let v = parser.value().map_err(|e| e.to_string())?;
+                ahat = match v.to_str() {
+                    Some("ahat") => true,
+                    Some("recorded") => false,
+                    _ => return Err(format!("--policy is recorded or ahat, found {v:?}")),
+                };
+            }
+            Value(v) if path.is_none() => {
+                path = Some(v.into_string().map_err(|v| format!("bad file name {v:?}"))?);
+            }
+            other => return Err(other.unexpected().to_string()),
+        }
+    }
+    let path = path.ok_or("missing FILE")?;
+    Ok(Some(Args {
+        path,
+        top,
+        paths,
+        ahat,
+    }))
+}
+
+/// Builds every output line, or the error for `error: PATH: reason`.
+fn run(args: &Args) -> Result<(Vec<String>, Option<String>), String> {
+    let err = |e: &dyn std::fmt::Display| format!("{}: {e}", args.path);
+    let file = File::open(&args.path).map_err(|e| err(&e))?;
+    let len = file.metadata().map_err(|e| err(&e))?.len();
+    // SAFETY: the file is only read; a file truncated by someone else while mapped would
+    // fault, as with every memory-mapped reader.
+    let map;
+    let data: &[u8] = if len == 0 {
+        &[]
+    } else {
+        map = unsafe { memmap2::Mmap::map(&file) }.map_err(|e| err(&e))?;
+        &map
+    };
+    let bar = io::stderr().is_terminal().then(|| {
+        let bar = indicatif::ProgressBar::new_spinner();
+        bar.enable_steady_tick(std::time::Duration::from_millis(200));
+        bar
+    });
+    let options = if args.ahat {
+        Options::ahat()
+    } else {
+        Options::default()
+    };
+    let graph = Graph::build_with_progress(data, options, &mut |phase| {
+        if let Some(bar) = &bar {
+            bar.set_message(phase);
+        }
+    })
+    .map_err(|e| err(&e))?;
+    if let Some(bar) = &bar {
+        bar.set_message("output");
+    }
+    let ix = graph.index();
+    let s = graph.summary();
+    let mut lines = vec![
+        json!({
+            "objects": s.objects,
+            "reachable": s.reachable,
+            "unreachable": s.unreachable,
+            "roots": s.roots,
+            "reachable_bytes": s.reachable_bytes,
+        })
+        .to_string(),
+    ];
+    for r in graph.top_retained(args.top) {
+        lines.push(
+            json!({
+                "id": r.id,
+                "class": ix.class_name_of(r.node),
+                "shallow": r.shallow,
+                "retained": r.retained,
+                "retained_objects": r.retained_objects,
+                "dominator": r.dominator,
+            })
+            .to_string(),
+        );
+    }
+    for &id in &args.paths {
+        let path = graph
+            .node(id)
+            .and_then(|v| graph.path(v))
+            .map(|p| p.iter().filter_map(|&v| ix.id(v)).collect::<Vec<_>>());
+        lines.push(json!({ "path_to": id, "path": path }).to_string());
+    }
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    let partial = graph
+        .warnings()
+        .stopped_at
+        .as_ref()
+        .map(|e| format!("{}: partial: {e}", args.path));
+    Ok((lines, partial))
+}
+
+fn main() -> ExitCode {
+    let args = match parse_args() {
+        Ok(Some(a)) => a,
+        Ok(None) => return ExitCode::SUCCESS,
+        Err(e) => {
+            eprint!("error: {e}\n{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    let (lines, partial) = match run(&args) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    let mut out = BufWriter::new(io::stdout().lock());
+    let written = lines
+        .iter()
+        .try_for_each(|l| writeln!(out, "{l}"))
+        .and_then(|()| out.flush());
+    match written {
+        Ok(()) => {}
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: stdout: {e}");
+            return ExitCode::from(1);
+        }
+    }
+    match partial {
+        Some(w) => {
+            eprintln!("warning: {w}");
+            ExitCode::from(3)
+        }
+        None => ExitCode::SUCCESS,
+    }
+}

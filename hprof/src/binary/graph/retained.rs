@@ -1,0 +1,254 @@
+//! Shallow and retained sizes (issue 16, item 5): shallow sizes under a [`Shallow`] rule,
+//! retained sizes and counts accumulated bottom-up along the dominator tree, and the retained
+//! size of every class.
+
+use std::collections::HashMap;
+
+use super::super::heap_dump::SubRecord;
+use super::super::types::{BasicType, IdSize};
+use super::NodeIndex;
+use super::dominators::{DominatorTree, NONE};
+use super::index::ObjectIndex;
+
+/// How the shallow size of a node is counted.
+#[derive(Clone, Copy, Default)]
+#[non_exhaustive]
+pub enum Shallow<'f> {
+    /// The recorded size: an instance's field bytes as recorded; an object array's length ×
+    /// id size; a primitive array's length × element size (`PRIMITIVE_ARRAY_NODATA` too);
+    /// a class object 0.
+    #[default]
+    Recorded,
+    /// ahat's sizes: an instance's class `instance_size` (from its `CLASS_DUMP`); an array's
+    /// array-class `instance_size` plus length × element size (id size for object arrays); a
+    /// class object the `instance_size` of `java.lang.Class` plus its static field sizes.
+    Ahat,
+    /// The caller's function of the index and the node.
+    Custom(&'f (dyn Fn(&ObjectIndex<'_>, NodeIndex) -> u64 + Sync)),
+}
+
+impl std::fmt::Debug for Shallow<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Shallow::Recorded => "Recorded",
+            Shallow::Ahat => "Ahat",
+            Shallow::Custom(_) => "Custom",
+        })
+    }
+}
+
+/// The recorded shallow size of `node` (see [`Shallow::Recorded`]).
+pub fn recorded_size(ix: &ObjectIndex<'_>, node: NodeIndex) -> u64 {
+    match ix.sub_record(node) {
+        Ok(SubRecord::InstanceDump(i)) => i.data.len() as u64,
+        Ok(SubRecord::ObjectArrayDump(a)) => a.elements.bytes().len() as u64,
+        Ok(SubRecord::PrimitiveArrayDump(a)) => a.data.len() as u64,
+        Ok(SubRecord::PrimitiveArrayNoData(a)) => {
+            u64::from(a.length) * a.element_type.size(IdSize::Four) as u64
+        }
+        _ => 0,
+    }
+}
+
+/// ahat's shallow size of `node` (see [`Shallow::Ahat`]).
+pub fn ahat_size(ix: &ObjectIndex<'_>, node: NodeIndex) -> u64 {
+    let id_size = ix.id_size();
+    let instance_size = |class_id| {
+        ix.class_dump(class_id)
+            .map_or(0, |c| u64::from(c.instance_size))
+    };
+    let special = |name: &str| ix.special.get(name).map_or(0, |&c| instance_size(c));
+    match ix.sub_record(node) {
+        Ok(SubRecord::InstanceDump(i)) => instance_size(i.class_id),
+        Ok(SubRecord::ObjectArrayDump(a)) => {
+            instance_size(a.array_class_id) + a.elements.bytes().len() as u64
+        }
+        Ok(SubRecord::PrimitiveArrayDump(a)) => {
+            special(&format!("{}[]", a.element_type.java_name())) + a.data.len() as u64
+        }
+        Ok(SubRecord::PrimitiveArrayNoData(a)) => {
+            special(&format!("{}[]", a.element_type.java_name()))
+                + u64::from(a.length) * a.element_type.size(IdSize::Four) as u64
+        }
+        Ok(SubRecord::ClassDump(c)) => {
+            let statics: u64 = c
+                .static_fields()
+                .map(|s| s.value.basic_type().size(id_size) as u64)
+                .sum();
+            special("java.lang.Class") + statics
+        }
+        _ => 0,
+    }
+}
+
+/// The shallow size of `node` under `rule`.
+pub fn shallow_size(ix: &ObjectIndex<'_>, rule: Shallow<'_>, node: NodeIndex) -> u64 {
+    match rule {
+        Shallow::Recorded => recorded_size(ix, node),
+        Shallow::Ahat => ahat_size(ix, node),
+        Shallow::Custom(f) => f(ix, node),
+    }
+}
+
+/// Retained sizes and counts of every row of `dom` (nodes, then the super-root at `n`):
+/// own shallow size plus the retained sizes of the rows it immediately dominates; 0 outside
+/// the tree.
+pub(crate) fn accumulate(
+    ix: &ObjectIndex<'_>,
+    rule: Shallow<'_>,
+    dom: &DominatorTree,
+) -> (Vec<u64>, Vec<u32>) {
+    let rows = dom.idom.len();
+    let n = ix.len();
+    let mut size = vec![0u64; rows];
+    let mut count = vec![0u32; rows];
+    for v in 0..n.min(rows) {
+        if dom.idom.get(v).is_some_and(|&d| d != NONE) {
+            if let Some(s) = size.get_mut(v) {
+                *s = shallow_size(ix, rule, v as NodeIndex);
+            }
+            if let Some(c) = count.get_mut(v) {
+                *c = 1;
+            }
+        }
+    }
+    for &v in dom.preorder.iter().skip(1).rev() {
+        let d = dom.idom.get(v as usize).copied().unwrap_or(NONE) as usize;
+        let (s, c) = (
+            size.get(v as usize).copied().unwrap_or(0),
+            count.get(v as usize).copied().unwrap_or(0),
+        );
+        if let Some(x) = size.get_mut(d) {
+            *x = x.saturating_add(s);
+        }
+        if let Some(x) = count.get_mut(d) {
+            *x = x.saturating_add(c);
+        }
+    }
+    (size, count)
+}
+
+/// The retained size of one class: its instances' retained sizes, counting only instances not
+/// dominated by another instance of the same class (so nothing is counted twice).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct ClassRetained {
+    /// The class name (as [`ObjectIndex::class_name_of`] spells it).
+    pub class_name: String,
+    /// The class object id (`None` for primitive arrays and `java.lang.Class`).
+    pub class_id: Option<u64>,
+    /// Instances in the dominator tree.
+    pub instances: u64,
+    /// Their shallow sizes.
+    pub shallow: u64,
+    /// Retained size of the class.
+    pub retained: u64,
+}
+
+/// Per-node class key: class object id, or a primitive-array / class-object pseudo key.
+fn class_key(ix: &ObjectIndex<'_>, v: NodeIndex) -> (u64, Option<u64>) {
+    match ix.sub_record(v) {
+        Ok(SubRecord::InstanceDump(i)) => (i.class_id, Some(i.class_id)),
+        Ok(SubRecord::ObjectArrayDump(a)) => (a.array_class_id, Some(a.array_class_id)),
+        Ok(SubRecord::PrimitiveArrayDump(a)) => (u64::from(a.element_type.code()), None),
+        Ok(SubRecord::PrimitiveArrayNoData(a)) => (u64::from(a.element_type.code()), None),
+        _ => (u64::from(BasicType::Object.code()), None),
+    }
+}
+
+/// Retained size per class (largest first, then by name), under the rule of
+/// [`ClassRetained`]; walks the dominator tree depth-first with a count of the classes on
+/// the current branch.
+pub(crate) fn by_class(
+    ix: &ObjectIndex<'_>,
+    idom: &[u32],
+    retained: &[u64],
+    shallow: Shallow<'_>,
+) -> Vec<ClassRetained> {
+    let n = ix.len();
+    let rows = idom.len();
+    // Dense class keys.
+    let mut keys: HashMap<(u64, Option<u64>), u32> = HashMap::new();
+    let mut key_of = vec![NONE; n];
+    let mut names: Vec<(NodeIndex, Option<u64>)> = Vec::new();
+    for v in 0..n.min(rows) {
+        if idom.get(v).is_some_and(|&d| d != NONE) {
+            let k = class_key(ix, v as NodeIndex);
+            let next = keys.len() as u32;
+            let key = *keys.entry(k).or_insert_with(|| {
+                names.push((v as NodeIndex, k.1));
+                next
+            });
+            if let Some(s) = key_of.get_mut(v) {
+                *s = key;
+            }
+        }
+    }
+    // Children lists of the dominator tree.
+    let mut start = vec![0u32; rows + 1];
+    for &d in idom {
+        if let Some(c) = start.get_mut(d as usize + 1) {
+            *c += 1;
+        }
+    }
+    for i in 1..start.len() {
+        let p = start.get(i - 1).copied().unwrap_or(0);
+        if let Some(c) = start.get_mut(i) {
+            *c += p;
+        }
+    }
+    let mut children = vec![0u32; start.last().copied().unwrap_or(0) as usize];
+    let mut fill = start.clone();
+    for (v, &d) in idom.iter().enumerate() {
+        if let Some(f) = fill.get_mut(d as usize) {
+            if let Some(s) = children.get_mut(*f as usize) {
+                *s = v as u32;
+            }
+            *f += 1;
+        }
+    }
+    drop(fill);
+    let mut out: Vec<ClassRetained> = names
+        .iter()
+        .map(|&(v, class_id)| ClassRetained {
+            class_name: ix.class_name_of(v),
+            class_id,
+            instances: 0,
+            shallow: 0,
+            retained: 0,
+        })
+        .collect();
+    let mut active = vec![0u32; out.len()];
+    // Iterative DFS from the super-root (row n): (row, next child position).
+    let mut stack: Vec<(u32, u32)> = vec![(n as u32, 0)];
+    while let Some(&mut (v, ref mut pos)) = stack.last_mut() {
+        let a = start.get(v as usize).copied().unwrap_or(0);
+        let b = start.get(v as usize + 1).copied().unwrap_or(0);
+        if a + *pos < b {
+            let w = children.get((a + *pos) as usize).copied().unwrap_or(NONE);
+            *pos += 1;
+            let k = key_of.get(w as usize).copied().unwrap_or(NONE);
+            if let (Some(c), Some(act)) = (out.get_mut(k as usize), active.get_mut(k as usize)) {
+                c.instances += 1;
+                c.shallow += shallow_size(ix, shallow, w);
+                if *act == 0 {
+                    c.retained += retained.get(w as usize).copied().unwrap_or(0);
+                }
+                *act += 1;
+            }
+            stack.push((w, 0));
+        } else {
+            stack.pop();
+            let k = key_of.get(v as usize).copied().unwrap_or(NONE);
+            if let Some(act) = active.get_mut(k as usize) {
+                *act = act.saturating_sub(1);
+            }
+        }
+    }
+    out.sort_by(|a, b| {
+        b.retained
+            .cmp(&a.retained)
+            .then_with(|| a.class_name.cmp(&b.class_name))
+    });
+    out
+}
