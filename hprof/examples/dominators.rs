@@ -11,10 +11,9 @@ use std::io::{self, BufWriter, IsTerminal, Write};
 use std::process::ExitCode;
 
 use hprof::binary::graph::{Graph, Options};
-use serde_json::json;
 
 const USAGE: &str = "\
-usage: dominators FILE [--top N] [--path ID]... [--policy recorded|ahat]
+usage: dominators FILE [--top N] [--path ID]... [--policy recorded|ahat] [--timings]
 
 Builds the dominator tree of a binary HPROF heap dump and prints JSON lines:
   1. {\"objects\", \"reachable\", \"unreachable\", \"roots\", \"reachable_bytes\"}
@@ -27,6 +26,7 @@ options:
   --top N            how many objects to list (default 100)
   --path ID          print a shortest reference path from a GC root to ID (repeatable)
   --policy ahat      Android ahat's edges and shallow sizes (default: recorded)
+  --timings          print the time of each phase on stderr
   -h, --help         this text
   --version          the version
 
@@ -40,6 +40,7 @@ struct Args {
     top: usize,
     paths: Vec<u64>,
     ahat: bool,
+    timings: bool,
 }
 
 fn parse_id(s: &str) -> Option<u64> {
@@ -56,6 +57,7 @@ fn parse_args() -> Result<Option<Args>, String> {
     let mut top = 100;
     let mut paths = Vec::new();
     let mut ahat = false;
+    let mut timings = false;
     while let Some(arg) = parser.next().map_err(|e| e.to_string())? {
         match arg {
             Short('h') | Long("help") => {
@@ -89,6 +91,7 @@ fn parse_args() -> Result<Option<Args>, String> {
                     _ => return Err(format!("--policy is recorded or ahat, found {v:?}")),
                 };
             }
+            Long("timings") => timings = true,
             Value(v) if path.is_none() => {
                 path = Some(v.into_string().map_err(|v| format!("bad file name {v:?}"))?);
             }
@@ -101,6 +104,7 @@ fn parse_args() -> Result<Option<Args>, String> {
         top,
         paths,
         ahat,
+        timings,
     }))
 }
 
@@ -128,49 +132,50 @@ fn run(args: &Args) -> Result<(Vec<String>, Option<String>), String> {
     } else {
         Options::default()
     };
+    let start = std::time::Instant::now();
     let graph = Graph::build_with_progress(data, options, &mut |phase| {
+        if args.timings {
+            eprintln!("{:8.3} s  {phase}", start.elapsed().as_secs_f64());
+        }
         if let Some(bar) = &bar {
             bar.set_message(phase);
         }
     })
     .map_err(|e| err(&e))?;
+    if args.timings {
+        eprintln!("{:8.3} s  output", start.elapsed().as_secs_f64());
+    }
     if let Some(bar) = &bar {
         bar.set_message("output");
     }
     let ix = graph.index();
     let s = graph.summary();
-    let mut lines = vec![
-        json!({
-            "objects": s.objects,
-            "reachable": s.reachable,
-            "unreachable": s.unreachable,
-            "roots": s.roots,
-            "reachable_bytes": s.reachable_bytes,
-        })
-        .to_string(),
-    ];
+    // Keys in the documented order (serde_json's `json!` would sort them).
+    let mut lines = vec![format!(
+        r#"{{"objects":{},"reachable":{},"unreachable":{},"roots":{},"reachable_bytes":{}}}"#,
+        s.objects, s.reachable, s.unreachable, s.roots, s.reachable_bytes
+    )];
     for r in graph.top_retained(args.top) {
-        lines.push(
-            json!({
-                "id": r.id,
-                "class": ix.class_name_of(r.node),
-                "shallow": r.shallow,
-                "retained": r.retained,
-                "retained_objects": r.retained_objects,
-                "dominator": r.dominator,
-            })
-            .to_string(),
-        );
+        let class = serde_json::Value::String(ix.class_name_of(r.node));
+        let dominator = r.dominator.map_or("null".to_owned(), |d| d.to_string());
+        lines.push(format!(
+            r#"{{"id":{},"class":{class},"shallow":{},"retained":{},"retained_objects":{},"dominator":{dominator}}}"#,
+            r.id, r.shallow, r.retained, r.retained_objects
+        ));
     }
     for &id in &args.paths {
         let path = graph
             .node(id)
             .and_then(|v| graph.path(v))
             .map(|p| p.iter().filter_map(|&v| ix.id(v)).collect::<Vec<_>>());
-        lines.push(json!({ "path_to": id, "path": path }).to_string());
+        let path = serde_json::to_string(&path).unwrap_or_else(|_| "null".to_owned());
+        lines.push(format!(r#"{{"path_to":{id},"path":{path}}}"#));
     }
     if let Some(bar) = bar {
         bar.finish_and_clear();
+    }
+    if args.timings {
+        eprintln!("{:8.3} s  done", start.elapsed().as_secs_f64());
     }
     let partial = graph
         .warnings()

@@ -5,6 +5,43 @@
 
 use super::edges::{Edges, WEAK};
 
+/// Positions in the predecessor lists: `u32` while the edges fit, else `u64`.
+trait Pos: Copy + Default {
+    fn at(self) -> usize;
+    fn inc(&mut self);
+    fn plus(self, other: Self) -> Self;
+}
+
+impl Pos for u32 {
+    #[inline(always)]
+    fn at(self) -> usize {
+        self as usize
+    }
+    #[inline(always)]
+    fn inc(&mut self) {
+        *self = self.wrapping_add(1);
+    }
+    #[inline(always)]
+    fn plus(self, other: Self) -> Self {
+        self.wrapping_add(other)
+    }
+}
+
+impl Pos for u64 {
+    #[inline(always)]
+    fn at(self) -> usize {
+        self as usize
+    }
+    #[inline(always)]
+    fn inc(&mut self) {
+        *self = self.wrapping_add(1);
+    }
+    #[inline(always)]
+    fn plus(self, other: Self) -> Self {
+        self.wrapping_add(other)
+    }
+}
+
 /// "No node" in `u32` arrays.
 pub(crate) const NONE: u32 = u32::MAX;
 
@@ -36,12 +73,20 @@ impl DominatorTree {
     /// edges of `edges` (edges flagged weak are skipped when `skip_weak`). `edges` is freed
     /// as soon as the predecessor lists are built.
     pub fn compute(edges: Edges, entry: u32, skip_weak: bool) -> DominatorTree {
+        if u32::try_from(edges.len()).is_ok() {
+            Self::compute_with::<u32>(edges, entry, skip_weak)
+        } else {
+            Self::compute_with::<u64>(edges, entry, skip_weak)
+        }
+    }
+
+    fn compute_with<P: Pos>(edges: Edges, entry: u32, skip_weak: bool) -> DominatorTree {
         let rows = edges.rows();
         let follow = |t: u32| !(skip_weak && t & WEAK != 0);
         // 1. Depth-first search: preorder numbers, the DFS-tree parent of each.
         let mut pre = vec![NONE; rows];
-        let mut order: Vec<u32> = Vec::new();
-        let mut parent: Vec<u32> = Vec::new();
+        let mut order: Vec<u32> = Vec::with_capacity(rows);
+        let mut parent: Vec<u32> = Vec::with_capacity(rows);
         if (entry as usize) < rows {
             set(&mut pre, entry, 0);
             order.push(entry);
@@ -68,24 +113,24 @@ impl DominatorTree {
         }
         let n = order.len();
         // 2. Predecessors in DFS numbering (only edges between reached rows).
-        let mut pstart = vec![0u64; n + 1];
+        let mut pstart = vec![P::default(); n + 1];
         for &v in &order {
             for &t in edges.row(v) {
                 if follow(t) {
                     let w = g(&pre, t & !WEAK);
                     if let Some(c) = pstart.get_mut(w as usize + 1) {
-                        *c += 1;
+                        c.inc();
                     }
                 }
             }
         }
         for i in 1..pstart.len() {
-            let prev = pstart.get(i - 1).copied().unwrap_or(0);
+            let prev = pstart.get(i - 1).copied().unwrap_or_default();
             if let Some(c) = pstart.get_mut(i) {
-                *c += prev;
+                *c = c.plus(prev);
             }
         }
-        let total = pstart.last().copied().unwrap_or(0) as usize;
+        let total = pstart.last().copied().unwrap_or_default().at();
         let mut preds = vec![0u32; total];
         // Fill with pstart[w] as the cursor of row w (it ends at the start of row w + 1),
         // then shift the starts back by one row.
@@ -94,16 +139,16 @@ impl DominatorTree {
                 if follow(t) {
                     let w = g(&pre, t & !WEAK);
                     if let Some(f) = pstart.get_mut(w as usize) {
-                        if let Some(slot) = preds.get_mut(*f as usize) {
+                        if let Some(slot) = preds.get_mut(f.at()) {
                             *slot = i as u32;
                         }
-                        *f += 1;
+                        f.inc();
                     }
                 }
             }
         }
         pstart.pop();
-        pstart.insert(0, 0);
+        pstart.insert(0, P::default());
         drop(pre);
         drop(edges);
         // 3. Semidominators, in reverse preorder, with path-compressed evaluation.
@@ -112,8 +157,8 @@ impl DominatorTree {
         let mut ancestor = vec![NONE; n];
         let mut path: Vec<u32> = Vec::new();
         for w in (1..n as u32).rev() {
-            let a = pstart.get(w as usize).copied().unwrap_or(0) as usize;
-            let b = pstart.get(w as usize + 1).copied().unwrap_or(0) as usize;
+            let a = pstart.get(w as usize).copied().unwrap_or_default().at();
+            let b = pstart.get(w as usize + 1).copied().unwrap_or_default().at();
             let mut s = g(&semi, w);
             for &v in preds.get(a..b).unwrap_or_default() {
                 // eval(v)

@@ -199,12 +199,63 @@ pub(crate) struct RefStats {
     pub(crate) unknown_class: bool,
 }
 
+/// Row starts of compressed sparse rows: `u32` while the edges fit, `u64` beyond.
+#[derive(Debug, Clone)]
+pub(crate) enum Starts {
+    /// At most `u32::MAX` edges.
+    Narrow(Vec<u32>),
+    /// More.
+    Wide(Vec<u64>),
+}
+
+impl Default for Starts {
+    fn default() -> Self {
+        Starts::Narrow(Vec::new())
+    }
+}
+
+impl Starts {
+    fn with_capacity(n: usize) -> Starts {
+        Starts::Narrow(Vec::with_capacity(n))
+    }
+
+    #[inline(always)]
+    pub(crate) fn get(&self, i: usize) -> Option<u64> {
+        match self {
+            Starts::Narrow(v) => v.get(i).map(|&x| u64::from(x)),
+            Starts::Wide(v) => v.get(i).copied(),
+        }
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        match self {
+            Starts::Narrow(v) => v.len(),
+            Starts::Wide(v) => v.len(),
+        }
+    }
+
+    fn push(&mut self, x: u64) {
+        match self {
+            Starts::Narrow(v) => match u32::try_from(x) {
+                Ok(x) => v.push(x),
+                Err(_) => {
+                    let mut w: Vec<u64> = Vec::with_capacity(v.capacity());
+                    w.extend(v.iter().map(|&x| u64::from(x)));
+                    w.push(x);
+                    *self = Starts::Wide(w);
+                }
+            },
+            Starts::Wide(v) => v.push(x),
+        }
+    }
+}
+
 /// Outgoing references of every node (plus the super-root, the last row, pointing at every
 /// root node), as `u32` node indices in compressed sparse rows.
 #[derive(Debug, Clone, Default)]
 pub struct Edges {
     /// Row starts: `starts[v]..starts[v + 1]` are `v`'s targets.
-    pub(crate) starts: Vec<u64>,
+    pub(crate) starts: Starts,
     /// Targets; the top bit flags references ahat does not follow for dominators.
     pub(crate) targets: Vec<u32>,
 }
@@ -228,7 +279,7 @@ impl Edges {
     /// The raw targets of row `v` (top bit: weak flag).
     #[inline]
     pub(crate) fn row(&self, v: u32) -> &[u32] {
-        let (Some(&a), Some(&b)) = (
+        let (Some(a), Some(b)) = (
             self.starts.get(v as usize),
             self.starts.get(v as usize + 1),
         ) else {
@@ -252,7 +303,7 @@ impl Edges {
         warnings: &mut super::Warnings,
     ) -> Edges {
         let n = ix.len();
-        let mut starts = Vec::with_capacity(n + 2);
+        let mut starts = Starts::with_capacity(n + 2);
         let mut targets: Vec<u32> = Vec::new();
         starts.push(0u64);
         let mut dangling = 0u64;
@@ -302,9 +353,10 @@ impl Edges {
                 }
             }
         }
-        Edges {
-            starts: counts,
-            targets,
+        let mut starts = Starts::with_capacity(counts.len());
+        for c in counts {
+            starts.push(c);
         }
+        Edges { starts, targets }
     }
 }
