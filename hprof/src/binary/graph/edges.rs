@@ -325,6 +325,19 @@ impl Edges {
         Edges { starts, targets }
     }
 
+    /// Rows from adjacency lists (targets with the [`WEAK`] flag as given).
+    #[cfg(test)]
+    pub(crate) fn from_rows(rows: &[Vec<u32>]) -> Edges {
+        let mut starts = Starts::with_capacity(rows.len() + 1);
+        let mut targets = Vec::new();
+        starts.push(0);
+        for r in rows {
+            targets.extend_from_slice(r);
+            starts.push(targets.len() as u64);
+        }
+        Edges { starts, targets }
+    }
+
     /// The reverse rows: for every node, the nodes referencing it (the super-root's row stays
     /// out; a node referenced several times by one node is listed several times).
     pub fn reverse(&self) -> Edges {

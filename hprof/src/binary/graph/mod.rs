@@ -72,6 +72,8 @@ pub mod index;
 pub mod paths;
 pub mod retained;
 pub mod roots;
+#[cfg(test)]
+mod tests;
 
 use super::error::{Error, Result};
 use super::types::Id;
@@ -79,7 +81,6 @@ use dominators::{DominatorTree, NONE};
 pub use edges::{Edges, Via};
 pub use index::{NodeKind, ObjectIndex};
 pub use paths::PathStep;
-use paths::SUPER;
 pub use retained::{ClassRetained, Shallow};
 pub use roots::{RootEntry, RootGroup};
 
@@ -423,5 +424,3 @@ impl<'a, 'f> Graph<'a, 'f> {
     }
 }
 
-#[allow(dead_code)]
-const _: u32 = SUPER;

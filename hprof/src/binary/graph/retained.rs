@@ -98,14 +98,22 @@ pub(crate) fn accumulate(
     rule: Shallow<'_>,
     dom: &DominatorTree,
 ) -> (Vec<u64>, Vec<u32>) {
+    accumulate_with(dom, ix.len(), |v| shallow_size(ix, rule, v))
+}
+
+/// [`accumulate`] with shallow sizes from `shallow` (rows `0..n`; the others weigh 0).
+pub(crate) fn accumulate_with(
+    dom: &DominatorTree,
+    n: usize,
+    shallow: impl Fn(NodeIndex) -> u64,
+) -> (Vec<u64>, Vec<u32>) {
     let rows = dom.idom.len();
-    let n = ix.len();
     let mut size = vec![0u64; rows];
     let mut count = vec![0u32; rows];
     for v in 0..n.min(rows) {
         if dom.idom.get(v).is_some_and(|&d| d != NONE) {
             if let Some(s) = size.get_mut(v) {
-                *s = shallow_size(ix, rule, v as NodeIndex);
+                *s = shallow(v as NodeIndex);
             }
             if let Some(c) = count.get_mut(v) {
                 *c = 1;

@@ -1,0 +1,125 @@
+//! The dominator and retained-size code against their definitions, on small random graphs.
+#![allow(clippy::unwrap_used, clippy::indexing_slicing, clippy::panic)]
+
+use proptest::prelude::*;
+
+use super::dominators::{DominatorTree, NONE};
+use super::edges::{Edges, WEAK};
+use super::retained::accumulate_with;
+
+/// Rows reachable from `entry` when `removed` is taken out (and weak edges skipped).
+fn reach(rows: &[Vec<u32>], entry: usize, removed: Option<usize>) -> Vec<bool> {
+    let mut seen = vec![false; rows.len()];
+    if removed == Some(entry) {
+        return seen;
+    }
+    let mut stack = vec![entry];
+    seen[entry] = true;
+    while let Some(v) = stack.pop() {
+        for &t in &rows[v] {
+            if t & WEAK != 0 {
+                continue;
+            }
+            let w = t as usize;
+            if !seen[w] && Some(w) != removed {
+                seen[w] = true;
+                stack.push(w);
+            }
+        }
+    }
+    seen
+}
+
+/// `dom[x][y]`: x dominates y (brute force: removing x makes y unreachable).
+fn dominance(rows: &[Vec<u32>], entry: usize) -> (Vec<bool>, Vec<Vec<bool>>) {
+    let n = rows.len();
+    let reached = reach(rows, entry, None);
+    let mut dom = vec![vec![false; n]; n];
+    for x in 0..n {
+        if !reached[x] {
+            continue;
+        }
+        let without = reach(rows, entry, Some(x));
+        for y in 0..n {
+            dom[x][y] = reached[y] && (x == y || !without[y]);
+        }
+    }
+    (reached, dom)
+}
+
+fn graph() -> impl Strategy<Value = Vec<Vec<u32>>> {
+    (1usize..12).prop_flat_map(|n| {
+        // Row n is the entry (the super-root); edges may be weak.
+        proptest::collection::vec(
+            proptest::collection::vec((0..n as u32, proptest::bool::weighted(0.15)), 0..4),
+            n + 1,
+        )
+        .prop_map(|rows| {
+            rows.into_iter()
+                .map(|r| r.into_iter().map(|(t, w)| if w { t | WEAK } else { t }).collect())
+                .collect()
+        })
+    })
+}
+
+proptest! {
+    #[test]
+    fn immediate_dominators_match_the_definition(rows in graph(), sizes in proptest::collection::vec(0u64..100, 13)) {
+        let n = rows.len() - 1;
+        let entry = n;
+        let (reached, dom) = dominance(&rows, entry);
+        let tree = DominatorTree::compute(Edges::from_rows(&rows), entry as u32, true);
+        prop_assert_eq!(tree.reached(), reached.iter().filter(|r| **r).count());
+        for y in 0..=n {
+            let got = tree.idom(y as u32);
+            if !reached[y] || y == entry {
+                prop_assert_eq!(got, None);
+                continue;
+            }
+            // The immediate dominator: the strict dominator every other strict dominator dominates.
+            let strict: Vec<usize> = (0..=n).filter(|&x| x != y && dom[x][y]).collect();
+            let idom = strict.iter().copied().find(|&d| strict.iter().all(|&x| dom[x][d])).unwrap();
+            prop_assert_eq!(got, Some(idom as u32), "row {}", y);
+        }
+        // Retained sizes: Σ shallow over the rows each dominates.
+        let (retained, count) = accumulate_with(&tree, n, |v| sizes[v as usize]);
+        for x in 0..n {
+            if !reached[x] {
+                prop_assert_eq!(retained[x], 0);
+                continue;
+            }
+            let want: u64 = (0..n).filter(|&y| dom[x][y]).map(|y| sizes[y]).sum();
+            let want_count = (0..n).filter(|&y| dom[x][y]).count() as u32;
+            prop_assert_eq!(retained[x], want, "row {}", x);
+            prop_assert_eq!(count[x], want_count, "row {}", x);
+        }
+        prop_assert!(tree.idom.iter().all(|&d| d == NONE || (d as usize) <= n));
+    }
+
+    #[test]
+    fn reverse_rows_list_every_referrer(rows in graph()) {
+        let edges = Edges::from_rows(&rows);
+        let rev = edges.reverse();
+        for (v, r) in rows.iter().enumerate() {
+            for &t in r {
+                let w = t & !WEAK;
+                let want = r.iter().filter(|&&x| x & !WEAK == w).count();
+                let got = rev.targets(w).filter(|&p| p as usize == v).count();
+                prop_assert_eq!(got, want);
+            }
+        }
+    }
+}
+
+#[test]
+fn deep_chain_needs_no_recursion() {
+    // 200 000 rows in one chain: recursion would overflow the test thread's stack.
+    let n = 200_000u32;
+    let mut rows: Vec<Vec<u32>> = (0..n).map(|v| if v + 1 < n { vec![v + 1] } else { vec![] }).collect();
+    rows.push(vec![0]);
+    let tree = DominatorTree::compute(Edges::from_rows(&rows), n, false);
+    assert_eq!(tree.reached(), n as usize + 1);
+    assert_eq!(tree.idom(n - 1), Some(n - 2));
+    let (retained, _) = accumulate_with(&tree, n as usize, |_| 1);
+    assert_eq!(retained[0], u64::from(n));
+}
