@@ -10,7 +10,7 @@ use super::super::error::{Error, Result};
 use super::super::header::Header;
 use super::super::heap_dump::{ClassDump, GcRoot, SubRecord, parse_sub_record, sub_tag};
 use super::super::histogram::{IdMap, java_class_name};
-use super::super::records::{Record, Records, Trace};
+use super::super::records::{Record, RecordHeader, Trace, parse_body, tag};
 use super::super::types::{BasicType, Id, IdSize};
 use super::{NodeIndex, Warnings};
 
@@ -84,7 +84,7 @@ impl<'a> ObjectIndex<'a> {
     /// # Errors
     /// Header errors (not an HPROF file), or more than [`MAX_NODES`] objects.
     pub fn build(data: &'a [u8]) -> Result<ObjectIndex<'a>> {
-        let (header, records) = Records::new(data)?;
+        let (header, header_len) = Header::parse(data)?;
         let id_size = header.id_size;
         let mut warnings = Warnings::default();
         let mut pairs: Vec<(Id, u64)> = Vec::new();
@@ -95,12 +95,73 @@ impl<'a> ObjectIndex<'a> {
         let mut traces = HashMap::new();
         // Longest instance data per class id (to bound flattened layouts).
         let mut longest: IdMap<u32> = IdMap::default();
-        for r in records {
-            let record = match r {
-                Ok((_, record)) => record,
+        let mut c = Cursor::new(
+            data.get(header_len..).unwrap_or_default(),
+            header_len as u64,
+            id_size,
+        );
+        while !c.is_empty() {
+            let rh = match RecordHeader::parse(&mut c) {
+                Ok(h) => h,
                 Err(e) => {
                     warnings.stopped_at.get_or_insert(e);
                     break;
+                }
+            };
+            let is_dump = rh.tag == tag::HEAP_DUMP || rh.tag == tag::HEAP_DUMP_SEGMENT;
+            let (body, cut) = match c.bytes(rh.length as usize, "a record body") {
+                Ok(b) => (b, None),
+                // A heap dump cut short: index the sub-records that are there.
+                Err(e) if is_dump => (c.rest(), Some(e)),
+                Err(e) => {
+                    warnings.stopped_at.get_or_insert(e);
+                    break;
+                }
+            };
+            if is_dump {
+                let mut sc = Cursor::new(body, rh.body_offset(), id_size);
+                while !sc.is_empty() {
+                    let at = sc.offset();
+                    let sub = match parse_sub_record(&mut sc) {
+                        Ok(s) => s,
+                        Err(e) => {
+                            warnings.stopped_at.get_or_insert(e);
+                            break;
+                        }
+                    };
+                    match sub {
+                        SubRecord::InstanceDump(i) => {
+                            pairs.push((i.object_id, at));
+                            let len = u32::try_from(i.data.len()).unwrap_or(u32::MAX);
+                            let e = longest.entry(i.class_id).or_insert(0);
+                            *e = (*e).max(len);
+                        }
+                        SubRecord::ObjectArrayDump(a) => pairs.push((a.array_id, at)),
+                        SubRecord::PrimitiveArrayDump(a) => pairs.push((a.array_id, at)),
+                        SubRecord::PrimitiveArrayNoData(a) => pairs.push((a.array_id, at)),
+                        SubRecord::ClassDump(cd) => {
+                            pairs.push((cd.class_id, at));
+                            classes.entry(cd.class_id).or_insert(ClassInfo {
+                                dump: cd,
+                                layout: Layout::default(),
+                            });
+                        }
+                        SubRecord::Root(root) => roots.push(root),
+                        SubRecord::HeapDumpInfo(_) => {}
+                    }
+                }
+                if let Some(e) = cut {
+                    warnings.stopped_at.get_or_insert(e);
+                    break;
+                }
+                continue;
+            }
+            let record = match parse_body(&rh, body, id_size) {
+                Ok(r) => r,
+                Err(e) => {
+                    // One bad record: keep going with the next (its framing is intact).
+                    warnings.stopped_at.get_or_insert(e);
+                    continue;
                 }
             };
             match record {
@@ -112,39 +173,6 @@ impl<'a> ObjectIndex<'a> {
                 }
                 Record::Trace(t) => {
                     traces.insert(t.stack_trace_serial, t);
-                }
-                Record::HeapDump(d) | Record::HeapDumpSegment(d) => {
-                    let mut c = Cursor::new(d.body, d.offset, id_size);
-                    while !c.is_empty() {
-                        let at = c.offset();
-                        let sub = match parse_sub_record(&mut c) {
-                            Ok(s) => s,
-                            Err(e) => {
-                                warnings.stopped_at.get_or_insert(e);
-                                break;
-                            }
-                        };
-                        match sub {
-                            SubRecord::InstanceDump(i) => {
-                                pairs.push((i.object_id, at));
-                                let len = u32::try_from(i.data.len()).unwrap_or(u32::MAX);
-                                let e = longest.entry(i.class_id).or_insert(0);
-                                *e = (*e).max(len);
-                            }
-                            SubRecord::ObjectArrayDump(a) => pairs.push((a.array_id, at)),
-                            SubRecord::PrimitiveArrayDump(a) => pairs.push((a.array_id, at)),
-                            SubRecord::PrimitiveArrayNoData(a) => pairs.push((a.array_id, at)),
-                            SubRecord::ClassDump(cd) => {
-                                pairs.push((cd.class_id, at));
-                                classes.entry(cd.class_id).or_insert(ClassInfo {
-                                    dump: cd,
-                                    layout: Layout::default(),
-                                });
-                            }
-                            SubRecord::Root(root) => roots.push(root),
-                            SubRecord::HeapDumpInfo(_) => {}
-                        }
-                    }
                 }
                 _ => {}
             }
