@@ -1,0 +1,354 @@
+//! The heap graph on the real dumps of `tests/data/binary` (recorded policy): the dominator
+//! tree against its definition, retained sizes, paths, roots, class retained sizes; and
+//! damaged input (cut short, dangling references, duplicate ids, unknown classes).
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
+
+use std::collections::HashSet;
+
+use hprof::binary::GcRoot;
+use hprof::binary::graph::{Graph, NodeIndex, Options, Shallow};
+use hprof::binary::histogram::Histogram;
+
+const DUMPS: [&str; 4] = [
+    "ahat_test-dump-base_art-host-2025",
+    "haha_sun_jdk5_64bit",
+    "heapgen_jdk17",
+    "hprof-slurp_hprof-32",
+];
+
+fn dump(name: &str) -> Vec<u8> {
+    std::fs::read(format!(
+        "{}/tests/data/binary/{name}.hprof",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap()
+}
+
+#[test]
+fn counts_agree_with_the_histogram_and_the_root_records() {
+    for name in DUMPS {
+        let data = dump(name);
+        let graph = Graph::build(&data, Options::default()).unwrap();
+        let ix = graph.index();
+        assert!(graph.warnings().stopped_at.is_none(), "{name}");
+        assert_eq!(graph.warnings().duplicate_ids, 0, "{name}");
+        let s = graph.summary();
+        let hist = Histogram::from_bytes(&data).unwrap();
+        let classes = (0..ix.len() as u32)
+            .filter(|&v| ix.class_name_of(v) == "java.lang.Class" && ix.class_id_of(v).is_none())
+            .count() as u64;
+        assert_eq!(s.objects, hist.total_instances() + classes, "{name}");
+        assert_eq!(s.objects, s.reachable + s.unreachable, "{name}");
+        assert_eq!(graph.unreachable().count() as u64, s.unreachable, "{name}");
+        let roots: HashSet<u64> = ix
+            .gc_roots()
+            .iter()
+            .filter(|r| !matches!(r, GcRoot::Unreachable { .. }))
+            .map(GcRoot::object_id)
+            .filter(|&id| ix.node(id).is_some())
+            .collect();
+        assert_eq!(s.roots, roots.len() as u64, "{name}");
+        // Recorded policy: everything reachable is in the tree, and the super-root's children
+        // retain all of it.
+        let top: u64 = (0..ix.len() as NodeIndex)
+            .filter(|&v| graph.dominator(v) == Some(None))
+            .map(|v| graph.retained_size(v))
+            .sum();
+        assert_eq!(top, s.reachable_bytes, "{name}");
+        let in_tree = (0..ix.len() as NodeIndex)
+            .filter(|&v| graph.in_dominator_tree(v))
+            .count() as u64;
+        assert_eq!(in_tree, s.reachable, "{name}");
+        // Root groups cover every root sub-record.
+        let groups = graph.root_groups();
+        let n: usize = groups.iter().map(|g| g.roots.len()).sum();
+        assert_eq!(n, ix.gc_roots().len(), "{name}");
+    }
+}
+
+#[test]
+fn dominators_match_the_definition_on_a_real_dump() {
+    let data = dump("heapgen_jdk17");
+    let graph = Graph::build(&data, Options::default()).unwrap();
+    let ix = graph.index();
+    let n = ix.len();
+    let edges = graph.edges();
+    let reach = |removed: Option<NodeIndex>| {
+        let mut seen = vec![false; n];
+        let mut stack: Vec<NodeIndex> = graph.roots().iter().copied().filter(|&r| Some(r) != removed).collect();
+        for &r in &stack {
+            seen[r as usize] = true;
+        }
+        while let Some(v) = stack.pop() {
+            for w in edges.targets(v) {
+                if !seen[w as usize] && Some(w) != removed {
+                    seen[w as usize] = true;
+                    stack.push(w);
+                }
+            }
+        }
+        seen
+    };
+    let all = reach(None);
+    assert_eq!(all.iter().filter(|s| **s).count() as u64, graph.summary().reachable);
+    // The dominated set of x: nodes whose dominator chain passes through x.
+    let dominated_by = |x: NodeIndex| -> Vec<NodeIndex> {
+        (0..n as NodeIndex)
+            .filter(|&y| {
+                let mut d = Some(y);
+                while let Some(v) = d {
+                    if v == x {
+                        return true;
+                    }
+                    d = graph.dominator(v).flatten();
+                }
+                false
+            })
+            .collect()
+    };
+    let mut sample: Vec<NodeIndex> = graph.top_retained(25).iter().map(|r| r.node).collect();
+    sample.extend((0..n as NodeIndex).filter(|&v| all[v as usize]).step_by(997));
+    for x in sample {
+        let without = reach(Some(x));
+        let lost: Vec<NodeIndex> = (0..n as NodeIndex)
+            .filter(|&y| all[y as usize] && !without[y as usize])
+            .collect();
+        assert_eq!(lost, dominated_by(x), "node {x}");
+        let bytes: u64 = lost.iter().map(|&y| graph.shallow_size(y)).sum();
+        assert_eq!(graph.retained_size(x), bytes, "node {x}");
+        assert_eq!(graph.retained_objects(x), lost.len() as u64, "node {x}");
+    }
+}
+
+#[test]
+fn paths_are_shortest_reference_chains_with_names() {
+    for name in DUMPS {
+        let data = dump(name);
+        let graph = Graph::build(&data, Options::default()).unwrap();
+        let ix = graph.index();
+        let reverse = graph.reverse_index();
+        let roots: HashSet<NodeIndex> = graph.roots().iter().copied().collect();
+        for r in graph.top_retained(40) {
+            let steps = graph.path_steps(r.node).unwrap();
+            assert!(roots.contains(&steps[0].node), "{name}");
+            assert_eq!(steps.last().unwrap().node, r.node);
+            for pair in steps.windows(2) {
+                let via = pair[0].via.clone().expect("a named step");
+                assert!(
+                    graph.references(pair[0].node).contains(&(pair[1].node, via)),
+                    "{name}"
+                );
+            }
+            // Shortest: no referrer has a path shorter by two or more.
+            for p in reverse.targets(r.node) {
+                if (p as usize) < ix.len() && graph.is_reachable(p) {
+                    assert!(graph.path(p).unwrap().len() + 1 >= steps.len(), "{name}");
+                }
+            }
+        }
+        for v in graph.unreachable().take(20) {
+            assert!(graph.path(v).is_none());
+            assert_eq!(graph.retained_size(v), 0);
+            assert_eq!(graph.dominator(v), None);
+        }
+    }
+    // Field names on the JDK dump: ConcurrentHashMap → its table.
+    let data = dump("heapgen_jdk17");
+    let graph = Graph::build(&data, Options::default()).unwrap();
+    let steps = graph.path_steps(graph.node(4_250_515_200).unwrap()).unwrap();
+    assert_eq!(steps[1].via.as_ref().unwrap().to_string(), ".table");
+}
+
+#[test]
+fn roots_name_their_threads_and_frames() {
+    let data = dump("heapgen_jdk17");
+    let graph = Graph::build(&data, Options::default()).unwrap();
+    let groups = graph.root_groups();
+    let frames = groups.iter().find(|g| g.kind == "Java frame").unwrap();
+    assert!(!frames.roots.is_empty());
+    assert!(frames.roots.iter().all(|r| r.thread_serial.is_some()));
+    assert!(frames.roots.iter().any(|r| r.thread_object.is_some() && r.frame_id.is_some()));
+    assert!(groups.windows(2).all(|w| w[0].tag < w[1].tag));
+}
+
+#[test]
+fn class_retained_sizes_count_each_object_once() {
+    for name in DUMPS {
+        let data = dump(name);
+        let graph = Graph::build(&data, Options::default()).unwrap();
+        let ix = graph.index();
+        let rows = graph.class_retained();
+        let total: u64 = rows.iter().map(|r| r.retained).sum();
+        assert!(total <= graph.summary().reachable_bytes * 64, "{name}");
+        // Brute force the rule: instances with no instance of their class above them.
+        let class_of = |v: NodeIndex| ix.class_name_of(v);
+        let mut want: std::collections::HashMap<String, u64> = Default::default();
+        for v in 0..ix.len() as NodeIndex {
+            if !graph.in_dominator_tree(v) {
+                continue;
+            }
+            let c = class_of(v);
+            let mut d = graph.dominator(v).flatten();
+            let mut nested = false;
+            while let Some(u) = d {
+                if class_of(u) == c && ix.class_id_of(u) == ix.class_id_of(v) {
+                    nested = true;
+                    break;
+                }
+                d = graph.dominator(u).flatten();
+            }
+            if !nested {
+                *want.entry(c).or_default() += graph.retained_size(v);
+            }
+        }
+        let mut got: std::collections::HashMap<String, u64> = Default::default();
+        for r in &rows {
+            *got.entry(r.class_name.clone()).or_default() += r.retained;
+        }
+        assert_eq!(got, want, "{name}");
+        assert!(rows.windows(2).all(|w| w[0].retained >= w[1].retained));
+    }
+}
+
+#[test]
+fn a_custom_shallow_size_counts_objects() {
+    let data = dump("haha_sun_jdk5_64bit");
+    let one = |_: &hprof::binary::graph::ObjectIndex<'_>, _: NodeIndex| 1;
+    let graph = Graph::build(
+        &data,
+        Options {
+            shallow: Shallow::Custom(&one),
+            ..Options::default()
+        },
+    )
+    .unwrap();
+    for v in 0..graph.index().len() as NodeIndex {
+        assert_eq!(graph.retained_size(v), graph.retained_objects(v));
+    }
+}
+
+#[test]
+fn cut_short_dumps_answer_over_what_is_there() {
+    let data = dump("hprof-slurp_hprof-32");
+    let full = Graph::build(&data, Options::default()).unwrap().summary();
+    let mut cuts: Vec<usize> = (0..40).map(|k| data.len() * k / 40).collect();
+    cuts.extend([19, 30, 31, 32, data.len() - 1]);
+    for cut in cuts {
+        match Graph::build(&data[..cut], Options::default()) {
+            Ok(graph) => {
+                let s = graph.summary();
+                assert!(s.objects <= full.objects);
+                // (A cut on a record boundary leaves a well-formed, shorter dump.)
+                if cut == data.len() - 1 {
+                    assert!(graph.warnings().stopped_at.is_some(), "cut at {cut}");
+                }
+                let _ = graph.top_retained(5);
+                let _ = graph.class_retained();
+            }
+            Err(_) => assert!(cut < 31, "cut at {cut}"),
+        }
+    }
+}
+
+/// A hand-made dump (id size 4): header, then one HEAP_DUMP_SEGMENT of `body`.
+fn hand_made(body: &[u8]) -> Vec<u8> {
+    let mut d = b"JAVA PROFILE 1.0.2\0".to_vec();
+    d.extend_from_slice(&4u32.to_be_bytes());
+    d.extend_from_slice(&0u64.to_be_bytes());
+    d.push(0x1c);
+    d.extend_from_slice(&0u32.to_be_bytes());
+    d.extend_from_slice(&(body.len() as u32).to_be_bytes());
+    d.extend_from_slice(body);
+    d
+}
+
+fn u4(out: &mut Vec<u8>, x: u32) {
+    out.extend_from_slice(&x.to_be_bytes());
+}
+
+#[test]
+fn dangling_references_duplicates_and_unknown_classes_are_counted() {
+    let mut b = Vec::new();
+    // Roots: 10, and 99 which names nothing; ROOT_UNREACHABLE 13 is no root.
+    b.push(0xff);
+    u4(&mut b, 10);
+    b.push(0xff);
+    u4(&mut b, 99);
+    b.push(0x90);
+    u4(&mut b, 13);
+    // Object[] 10 = {11, 12, 77 (dangling), 0}, array class 0.
+    b.push(0x22);
+    u4(&mut b, 10);
+    u4(&mut b, 0);
+    u4(&mut b, 4);
+    u4(&mut b, 0);
+    for e in [11, 12, 77, 0] {
+        u4(&mut b, e);
+    }
+    // Instance 11 of class 500, which has no CLASS_DUMP.
+    b.push(0x21);
+    u4(&mut b, 11);
+    u4(&mut b, 0);
+    u4(&mut b, 500);
+    u4(&mut b, 4);
+    u4(&mut b, 12);
+    // int[2] 12, twice (the second is ignored), and int[1] 13, unreachable.
+    for (id, n) in [(12, 2), (12, 5), (13, 1)] {
+        b.push(0x23);
+        u4(&mut b, id);
+        u4(&mut b, 0);
+        u4(&mut b, n);
+        b.push(10);
+        for _ in 0..n {
+            u4(&mut b, 7);
+        }
+    }
+    let data = hand_made(&b);
+    let graph = Graph::build(&data, Options::default()).unwrap();
+    let w = graph.warnings();
+    assert_eq!(w.duplicate_ids, 1);
+    assert_eq!(w.dangling_roots, 1);
+    assert_eq!(w.unknown_classes, 1);
+    // 77 from the array, class 500 from the instance.
+    assert_eq!(w.dangling_references, 2);
+    assert!(w.stopped_at.is_none());
+    let s = graph.summary();
+    assert_eq!((s.objects, s.reachable, s.unreachable, s.roots), (4, 3, 1, 1));
+    // 16 (Object[4]) + 4 (instance bytes) + 8 (int[2], the first record) = 28.
+    assert_eq!(s.reachable_bytes, 28);
+    let top = graph.top_retained(10);
+    assert_eq!(top[0].id, 10);
+    assert_eq!((top[0].retained, top[0].retained_objects), (28, 3));
+    assert_eq!(graph.path(graph.node(12).unwrap()).unwrap().len(), 2);
+    assert_eq!(graph.unreachable().collect::<Vec<_>>(), [graph.node(13).unwrap()]);
+}
+
+#[test]
+fn hostile_counts_do_not_allocate() {
+    // An object array claiming 2^32-1 elements and an instance claiming 4 GB of fields.
+    let mut b = Vec::new();
+    b.push(0x22);
+    u4(&mut b, 1);
+    u4(&mut b, 0);
+    u4(&mut b, u32::MAX);
+    u4(&mut b, 0);
+    let data = hand_made(&b);
+    let graph = Graph::build(&data, Options::default()).unwrap();
+    assert!(graph.warnings().stopped_at.is_some());
+    assert_eq!(graph.summary().objects, 0);
+    let mut b = Vec::new();
+    b.push(0x21);
+    u4(&mut b, 1);
+    u4(&mut b, 0);
+    u4(&mut b, 2);
+    u4(&mut b, u32::MAX);
+    let data = hand_made(&b);
+    let graph = Graph::build(&data, Options::default()).unwrap();
+    assert!(graph.warnings().stopped_at.is_some());
+}
+
+#[test]
+fn not_a_dump_is_an_error() {
+    assert!(Graph::build(b"", Options::default()).is_err());
+    assert!(Graph::build(b"JAVA PROFILE 9", Options::default()).is_err());
+}
