@@ -35,6 +35,14 @@ exit status: 0 ok; 1 unreadable or invalid file; 2 bad arguments;
 (a `warning: FILE: partial: ...` line on stderr says where it stopped).
 ";
 
+/// This thread's time on a CPU (Linux `/proc/thread-self/schedstat`; 0 elsewhere).
+fn cpu_seconds() -> f64 {
+    std::fs::read_to_string("/proc/thread-self/schedstat")
+        .ok()
+        .and_then(|s| s.split_whitespace().next()?.parse::<u64>().ok())
+        .map_or(0.0, |ns| ns as f64 / 1e9)
+}
+
 struct Args {
     path: String,
     top: usize,
@@ -93,7 +101,10 @@ fn parse_args() -> Result<Option<Args>, String> {
             }
             Long("timings") => timings = true,
             Value(v) if path.is_none() => {
-                path = Some(v.into_string().map_err(|v| format!("bad file name {v:?}"))?);
+                path = Some(
+                    v.into_string()
+                        .map_err(|v| format!("bad file name {v:?}"))?,
+                );
             }
             other => return Err(other.unexpected().to_string()),
         }
@@ -135,7 +146,11 @@ fn run(args: &Args) -> Result<(Vec<String>, Option<String>), String> {
     let start = std::time::Instant::now();
     let graph = Graph::build_with_progress(data, options, &mut |phase| {
         if args.timings {
-            eprintln!("{:8.3} s  {phase}", start.elapsed().as_secs_f64());
+            eprintln!(
+                "{:8.3} s wall {:8.3} s CPU  {phase}",
+                start.elapsed().as_secs_f64(),
+                cpu_seconds()
+            );
         }
         if let Some(bar) = &bar {
             bar.set_message(phase);
@@ -143,7 +158,11 @@ fn run(args: &Args) -> Result<(Vec<String>, Option<String>), String> {
     })
     .map_err(|e| err(&e))?;
     if args.timings {
-        eprintln!("{:8.3} s  output", start.elapsed().as_secs_f64());
+        eprintln!(
+            "{:8.3} s wall {:8.3} s CPU  output",
+            start.elapsed().as_secs_f64(),
+            cpu_seconds()
+        );
     }
     if let Some(bar) = &bar {
         bar.set_message("output");
@@ -175,7 +194,11 @@ fn run(args: &Args) -> Result<(Vec<String>, Option<String>), String> {
         bar.finish_and_clear();
     }
     if args.timings {
-        eprintln!("{:8.3} s  done", start.elapsed().as_secs_f64());
+        eprintln!(
+            "{:8.3} s wall {:8.3} s CPU  done",
+            start.elapsed().as_secs_f64(),
+            cpu_seconds()
+        );
     }
     let partial = graph
         .warnings()

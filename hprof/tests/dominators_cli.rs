@@ -1,5 +1,10 @@
 //! The `dominators` example as a person runs it: manners, and its real output on real dumps.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
 
 use testkit::cli::{Example, Inputs, expect};
 
@@ -64,7 +69,10 @@ fn output_on_the_jdk17_dump() {
     for l in text.lines().skip(1) {
         let v: serde_json::Value = serde_json::from_str(l).unwrap();
         let key = (v["retained"].as_u64().unwrap(), v["id"].as_u64().unwrap());
-        assert!(key.0 < last.0 || (key.0 == last.0 && key.1 > last.1), "order at {l}");
+        assert!(
+            key.0 < last.0 || (key.0 == last.0 && key.1 > last.1),
+            "order at {l}"
+        );
         assert!(v["class"].is_string() && v["retained_objects"].as_u64().unwrap() >= 1);
         last = key;
     }

@@ -1,7 +1,12 @@
 //! The heap graph on the real dumps of `tests/data/binary` (recorded policy): the dominator
 //! tree against its definition, retained sizes, paths, roots, class retained sizes; and
 //! damaged input (cut short, dangling references, duplicate ids, unknown classes).
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
 
 use std::collections::HashSet;
 
@@ -75,7 +80,12 @@ fn dominators_match_the_definition_on_a_real_dump() {
     let edges = graph.edges();
     let reach = |removed: Option<NodeIndex>| {
         let mut seen = vec![false; n];
-        let mut stack: Vec<NodeIndex> = graph.roots().iter().copied().filter(|&r| Some(r) != removed).collect();
+        let mut stack: Vec<NodeIndex> = graph
+            .roots()
+            .iter()
+            .copied()
+            .filter(|&r| Some(r) != removed)
+            .collect();
         for &r in &stack {
             seen[r as usize] = true;
         }
@@ -90,7 +100,10 @@ fn dominators_match_the_definition_on_a_real_dump() {
         seen
     };
     let all = reach(None);
-    assert_eq!(all.iter().filter(|s| **s).count() as u64, graph.summary().reachable);
+    assert_eq!(
+        all.iter().filter(|s| **s).count() as u64,
+        graph.summary().reachable
+    );
     // The dominated set of x: nodes whose dominator chain passes through x.
     let dominated_by = |x: NodeIndex| -> Vec<NodeIndex> {
         (0..n as NodeIndex)
@@ -107,7 +120,11 @@ fn dominators_match_the_definition_on_a_real_dump() {
             .collect()
     };
     let mut sample: Vec<NodeIndex> = graph.top_retained(25).iter().map(|r| r.node).collect();
-    sample.extend((0..n as NodeIndex).filter(|&v| all[v as usize]).step_by(997));
+    sample.extend(
+        (0..n as NodeIndex)
+            .filter(|&v| all[v as usize])
+            .step_by(997),
+    );
     for x in sample {
         let without = reach(Some(x));
         let lost: Vec<NodeIndex> = (0..n as NodeIndex)
@@ -135,7 +152,9 @@ fn paths_are_shortest_reference_chains_with_names() {
             for pair in steps.windows(2) {
                 let via = pair[0].via.clone().expect("a named step");
                 assert!(
-                    graph.references(pair[0].node).contains(&(pair[1].node, via)),
+                    graph
+                        .references(pair[0].node)
+                        .contains(&(pair[1].node, via)),
                     "{name}"
                 );
             }
@@ -155,7 +174,9 @@ fn paths_are_shortest_reference_chains_with_names() {
     // Field names on the JDK dump: ConcurrentHashMap → its table.
     let data = dump("heapgen_jdk17");
     let graph = Graph::build(&data, Options::default()).unwrap();
-    let steps = graph.path_steps(graph.node(4_250_515_200).unwrap()).unwrap();
+    let steps = graph
+        .path_steps(graph.node(4_250_515_200).unwrap())
+        .unwrap();
     assert_eq!(steps[1].via.as_ref().unwrap().to_string(), ".table");
 }
 
@@ -167,7 +188,12 @@ fn roots_name_their_threads_and_frames() {
     let frames = groups.iter().find(|g| g.kind == "Java frame").unwrap();
     assert!(!frames.roots.is_empty());
     assert!(frames.roots.iter().all(|r| r.thread_serial.is_some()));
-    assert!(frames.roots.iter().any(|r| r.thread_object.is_some() && r.frame_id.is_some()));
+    assert!(
+        frames
+            .roots
+            .iter()
+            .any(|r| r.thread_object.is_some() && r.frame_id.is_some())
+    );
     assert!(groups.windows(2).all(|w| w[0].tag < w[1].tag));
 }
 
@@ -313,14 +339,20 @@ fn dangling_references_duplicates_and_unknown_classes_are_counted() {
     assert_eq!(w.dangling_references, 2);
     assert!(w.stopped_at.is_none());
     let s = graph.summary();
-    assert_eq!((s.objects, s.reachable, s.unreachable, s.roots), (4, 3, 1, 1));
+    assert_eq!(
+        (s.objects, s.reachable, s.unreachable, s.roots),
+        (4, 3, 1, 1)
+    );
     // 16 (Object[4]) + 4 (instance bytes) + 8 (int[2], the first record) = 28.
     assert_eq!(s.reachable_bytes, 28);
     let top = graph.top_retained(10);
     assert_eq!(top[0].id, 10);
     assert_eq!((top[0].retained, top[0].retained_objects), (28, 3));
     assert_eq!(graph.path(graph.node(12).unwrap()).unwrap().len(), 2);
-    assert_eq!(graph.unreachable().collect::<Vec<_>>(), [graph.node(13).unwrap()]);
+    assert_eq!(
+        graph.unreachable().collect::<Vec<_>>(),
+        [graph.node(13).unwrap()]
+    );
 }
 
 #[test]

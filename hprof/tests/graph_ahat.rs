@@ -2,7 +2,12 @@
 //! `../shared/tools/ahat-peer`): on ahat's own top 300 of every dump in `tests/data/binary`
 //! (committed as `tests/data/binary/ahat/*.jsonl`), and — when ahat-peer is built — on every
 //! object of every dump.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
 
 use std::collections::HashMap;
 use std::process::Command;
@@ -51,7 +56,11 @@ fn ahat_top_300_and_summary_match_committed_ahat_output() {
         let summary: serde_json::Value = serde_json::from_str(lines.next().unwrap()).unwrap();
         let s = graph.summary();
         assert_eq!(s.objects, summary["objects"].as_u64().unwrap(), "{name}");
-        assert_eq!(s.reachable, summary["reachable"].as_u64().unwrap(), "{name}");
+        assert_eq!(
+            s.reachable,
+            summary["reachable"].as_u64().unwrap(),
+            "{name}"
+        );
         assert_eq!(s.roots, summary["roots"].as_u64().unwrap(), "{name}");
         assert_eq!(
             mine.len() as u64,
@@ -92,7 +101,10 @@ fn every_object_matches_ahat_run_now() {
     let dir = std::env::temp_dir().join(format!("graph-ahat-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     for name in DUMPS {
-        let path = format!("{}/tests/data/binary/{name}.hprof", env!("CARGO_MANIFEST_DIR"));
+        let path = format!(
+            "{}/tests/data/binary/{name}.hprof",
+            env!("CARGO_MANIFEST_DIR")
+        );
         let tsv = dir.join(format!("{name}.tsv"));
         let status = Command::new("java")
             .args(["-Xmx1g", "-jar", &jar, "--top", "1", "--quiet", "--all"])
@@ -109,7 +121,8 @@ fn every_object_matches_ahat_run_now() {
         let mut lines = text.lines();
         let header: Vec<&str> = lines.next().unwrap().split('\t').collect();
         let col = |n: &str| header.iter().position(|h| *h == n).unwrap();
-        let (id_c, sh_c, re_c, dom_c) = (col("id"), col("shallow"), col("retained"), col("dominator"));
+        let (id_c, sh_c, re_c, dom_c) =
+            (col("id"), col("shallow"), col("retained"), col("dominator"));
         let mut theirs = HashMap::new();
         for l in lines {
             let f: Vec<&str> = l.split('\t').collect();

@@ -17,9 +17,9 @@
 
 pub mod cursor;
 pub mod error;
+pub mod graph;
 pub mod header;
 pub mod heap_dump;
-pub mod graph;
 pub mod histogram;
 pub mod incremental;
 pub mod index;

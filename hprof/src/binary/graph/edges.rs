@@ -279,10 +279,8 @@ impl Edges {
     /// The raw targets of row `v` (top bit: weak flag).
     #[inline]
     pub(crate) fn row(&self, v: u32) -> &[u32] {
-        let (Some(a), Some(b)) = (
-            self.starts.get(v as usize),
-            self.starts.get(v as usize + 1),
-        ) else {
+        let (Some(a), Some(b)) = (self.starts.get(v as usize), self.starts.get(v as usize + 1))
+        else {
             return &[];
         };
         self.targets.get(a as usize..b as usize).unwrap_or_default()
@@ -308,12 +306,11 @@ impl Edges {
         starts.push(0u64);
         let mut dangling = 0u64;
         for v in 0..n as u32 {
-            let stats = for_each_reference::<false>(ix, v, policy, |id, weak, _| {
-                match ix.node(id) {
+            let stats =
+                for_each_reference::<false>(ix, v, policy, |id, weak, _| match ix.node(id) {
                     Some(t) => targets.push(if weak { t | WEAK } else { t }),
                     None => dangling += 1,
-                }
-            });
+                });
             warnings.short_instances += u64::from(stats.short_instance);
             warnings.unknown_classes += u64::from(stats.unknown_class);
             starts.push(targets.len() as u64);

@@ -289,10 +289,7 @@ impl<'a> ObjectIndex<'a> {
             _ => return None,
         };
         let slice = self.ids.get(lo..hi)?;
-        slice
-            .binary_search(&id)
-            .ok()
-            .map(|i| (lo + i) as NodeIndex)
+        slice.binary_search(&id).ok().map(|i| (lo + i) as NodeIndex)
     }
 
     fn build_buckets(&mut self) {

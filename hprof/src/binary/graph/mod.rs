@@ -292,7 +292,9 @@ impl<'a, 'f> Graph<'a, 'f> {
 
     /// Whether `node` is reached from the roots (over every edge).
     pub fn is_reachable(&self, node: NodeIndex) -> bool {
-        self.bfs_parent.get(node as usize).is_some_and(|&p| p != NONE)
+        self.bfs_parent
+            .get(node as usize)
+            .is_some_and(|&p| p != NONE)
     }
 
     /// The unreachable nodes, ascending.
@@ -359,7 +361,10 @@ impl<'a, 'f> Graph<'a, 'f> {
             shallow: self.shallow_size(node),
             retained: self.retained_size(node),
             retained_objects: self.retained_objects(node),
-            dominator: self.dominator(node).flatten().and_then(|d| self.index.id(d)),
+            dominator: self
+                .dominator(node)
+                .flatten()
+                .and_then(|d| self.index.id(d)),
         }
     }
 
@@ -420,7 +425,11 @@ impl<'a, 'f> Graph<'a, 'f> {
 
     /// Retained size per class, largest first (see the module documentation for the rule).
     pub fn class_retained(&self) -> Vec<ClassRetained> {
-        retained::by_class(&self.index, &self.idom, &self.retained, self.options.shallow)
+        retained::by_class(
+            &self.index,
+            &self.idom,
+            &self.retained,
+            self.options.shallow,
+        )
     }
 }
-

@@ -2,11 +2,11 @@
 //! the super-root keeps one parent per node; the field name or array index of each step is
 //! found on demand by decoding the parent's sub-record again.
 
+use super::EdgePolicy;
 use super::NodeIndex;
 use super::dominators::NONE;
 use super::edges::{Edges, Via, WEAK, for_each_reference};
 use super::index::ObjectIndex;
-use super::EdgePolicy;
 
 /// Marks a root node in the parent array (its parent is the super-root).
 pub(crate) const SUPER: u32 = u32::MAX - 1;
@@ -75,7 +75,11 @@ pub(crate) fn path(parent: &[u32], node: NodeIndex) -> Option<Vec<NodeIndex>> {
 }
 
 /// The steps of `nodes` with the reference of each (re-decoding each parent).
-pub(crate) fn steps(ix: &ObjectIndex<'_>, policy: EdgePolicy, nodes: &[NodeIndex]) -> Vec<PathStep> {
+pub(crate) fn steps(
+    ix: &ObjectIndex<'_>,
+    policy: EdgePolicy,
+    nodes: &[NodeIndex],
+) -> Vec<PathStep> {
     let mut out = Vec::with_capacity(nodes.len());
     for (k, &v) in nodes.iter().enumerate() {
         let id = ix.id(v).unwrap_or(0);

@@ -81,9 +81,9 @@ pub fn group_roots(ix: &ObjectIndex<'_>) -> Vec<RootGroup> {
         };
         let thread = thread_serial.and_then(|s| threads.get(&s).copied());
         let frame_id = match (thread, frame_number) {
-            (Some((_, trace)), Some(k)) if k >= 0 => ix
-                .trace(trace)
-                .and_then(|t| t.frame_ids.get(k as usize)),
+            (Some((_, trace)), Some(k)) if k >= 0 => {
+                ix.trace(trace).and_then(|t| t.frame_ids.get(k as usize))
+            }
             _ => None,
         };
         let entry = RootEntry {

@@ -56,7 +56,11 @@ fn graph() -> impl Strategy<Value = Vec<Vec<u32>>> {
         )
         .prop_map(|rows| {
             rows.into_iter()
-                .map(|r| r.into_iter().map(|(t, w)| if w { t | WEAK } else { t }).collect())
+                .map(|r| {
+                    r.into_iter()
+                        .map(|(t, w)| if w { t | WEAK } else { t })
+                        .collect()
+                })
                 .collect()
         })
     })
@@ -115,7 +119,9 @@ proptest! {
 fn deep_chain_needs_no_recursion() {
     // 200 000 rows in one chain: recursion would overflow the test thread's stack.
     let n = 200_000u32;
-    let mut rows: Vec<Vec<u32>> = (0..n).map(|v| if v + 1 < n { vec![v + 1] } else { vec![] }).collect();
+    let mut rows: Vec<Vec<u32>> = (0..n)
+        .map(|v| if v + 1 < n { vec![v + 1] } else { vec![] })
+        .collect();
     rows.push(vec![0]);
     let tree = DominatorTree::compute(Edges::from_rows(&rows), n, false);
     assert_eq!(tree.reached(), n as usize + 1);
