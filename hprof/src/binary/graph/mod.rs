@@ -183,14 +183,19 @@ pub struct Retained {
     pub dominator: Option<Id>,
 }
 
-/// The heap as a graph: the index, one shortest-path parent per node, immediate dominators,
-/// retained sizes and counts. About 36 bytes per object once built (the dump not counted).
+/// The heap as a graph: the index, immediate dominators, retained sizes and counts (about 32
+/// bytes per object once built, the dump not counted), and — from the first path asked
+/// for — one shortest-path parent per node (4 more).
 #[derive(Debug)]
 pub struct Graph<'a, 'f> {
     index: ObjectIndex<'a>,
     options: Options<'f>,
     roots: Vec<NodeIndex>,
-    bfs_parent: Vec<u32>,
+    /// One shortest-path parent per node, computed on the first path asked for.
+    bfs_parent: std::sync::OnceLock<Vec<u32>>,
+    /// Reachability over every edge, when it differs from the dominator tree's (ahat policy:
+    /// weak referents); one bit per node.
+    reached: Option<Vec<u64>>,
     reachable: usize,
     idom: Vec<u32>,
     retained: Vec<u64>,
@@ -236,10 +241,17 @@ impl<'a, 'f> Graph<'a, 'f> {
         let edges = Edges::build(&index, options.policy, &roots, &mut warnings);
         index.warnings = warnings;
         index.shrink();
-        progress("paths");
-        let (bfs_parent, reachable) = paths::bfs(&edges, n);
+        let weak = options.policy == EdgePolicy::Ahat;
+        let reached = weak.then(|| {
+            progress("reachability");
+            paths::mark(&edges, n)
+        });
         progress("dominators");
-        let dom = DominatorTree::compute(edges, n as u32, options.policy == EdgePolicy::Ahat);
+        let dom = DominatorTree::compute(edges, n as u32, weak);
+        let reachable = match &reached {
+            Some(bits) => bits.iter().map(|w| w.count_ones() as usize).sum(),
+            None => dom.reached().saturating_sub(1),
+        };
         progress("retained sizes");
         let (retained, retained_count) = retained::accumulate(&index, options.shallow, &dom);
         let idom = dom.idom;
@@ -247,7 +259,8 @@ impl<'a, 'f> Graph<'a, 'f> {
             index,
             options,
             roots,
-            bfs_parent,
+            bfs_parent: std::sync::OnceLock::new(),
+            reached,
             reachable,
             idom,
             retained,
@@ -292,18 +305,24 @@ impl<'a, 'f> Graph<'a, 'f> {
 
     /// Whether `node` is reached from the roots (over every edge).
     pub fn is_reachable(&self, node: NodeIndex) -> bool {
-        self.bfs_parent
-            .get(node as usize)
-            .is_some_and(|&p| p != NONE)
+        match &self.reached {
+            Some(bits) => bits
+                .get(node as usize / 64)
+                .is_some_and(|w| w >> (node % 64) & 1 == 1),
+            None => self.in_dominator_tree(node),
+        }
     }
 
     /// The unreachable nodes, ascending.
     pub fn unreachable(&self) -> impl Iterator<Item = NodeIndex> + '_ {
+        (0..self.index.len() as NodeIndex).filter(|&v| !self.is_reachable(v))
+    }
+
+    /// The shortest-path parents (a breadth-first search over every edge from the
+    /// super-root), computed once, on the first call.
+    fn parents(&self) -> &[u32] {
         self.bfs_parent
-            .iter()
-            .enumerate()
-            .filter(|(_, p)| **p == NONE)
-            .map(|(v, _)| v as NodeIndex)
+            .get_or_init(|| paths::bfs(&self.edges(), self.index.len()).0)
     }
 
     /// The counts of the first line of the `dominators` example.
@@ -390,7 +409,7 @@ impl<'a, 'f> Graph<'a, 'f> {
     /// A shortest path of references from a root to `node` (root first, `node` last), or
     /// `None` when `node` is unreachable.
     pub fn path(&self, node: NodeIndex) -> Option<Vec<NodeIndex>> {
-        paths::path(&self.bfs_parent, node)
+        paths::path(self.parents(), node)
     }
 
     /// [`Graph::path`] with the field name or array index of every step.

@@ -43,6 +43,26 @@ pub(crate) fn bfs(edges: &Edges, n: usize) -> (Vec<u32>, usize) {
     (parent, reached)
 }
 
+/// Marks every node reached from the super-root row `n` over every edge (weak ones too):
+/// one bit per node.
+pub(crate) fn mark(edges: &Edges, n: usize) -> Vec<u64> {
+    let mut bits = vec![0u64; n.div_ceil(64)];
+    let mut stack: Vec<u32> = vec![n as u32];
+    while let Some(v) = stack.pop() {
+        for &t in edges.row(v) {
+            let w = t & !WEAK;
+            if let Some(word) = bits.get_mut(w as usize / 64) {
+                let bit = 1u64 << (w % 64);
+                if *word & bit == 0 {
+                    *word |= bit;
+                    stack.push(w);
+                }
+            }
+        }
+    }
+    bits
+}
+
 /// One step of a path: the node, and the reference that leads to the next node.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
