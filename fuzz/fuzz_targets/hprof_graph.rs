@@ -1,5 +1,6 @@
-//! `hprof` heap graph: the input (after one byte choosing the id size and the edge policy) is
-//! the body of one `HEAP_DUMP_SEGMENT`, wrapped in a header. Indexing and building the graph
+//! `hprof` heap graph: the input (after one byte choosing the id size, the edge policy and the
+//! mode) is the body of one `HEAP_DUMP_SEGMENT` wrapped in a header and two name records, or
+//! (mode bit 4) every record after the header, so the object index's record walk is fuzzed too. Indexing and building the graph
 //! never panic; the answers keep their invariants (reachable + unreachable = objects, the top
 //! list sorted, paths ending at their node, retained ≥ shallow).
 #![no_main]
@@ -31,9 +32,11 @@ fuzz_target!(|data: &[u8]| {
         file.extend_from_slice(&(rec.len() as u32).to_be_bytes());
         file.extend_from_slice(&rec);
     }
-    file.push(0x1c);
-    file.extend_from_slice(&0u32.to_be_bytes());
-    file.extend_from_slice(&(body.len() as u32).to_be_bytes());
+    if first & 4 == 0 {
+        file.push(0x1c);
+        file.extend_from_slice(&0u32.to_be_bytes());
+        file.extend_from_slice(&(body.len() as u32).to_be_bytes());
+    }
     file.extend_from_slice(body);
     let options = if first & 2 == 0 {
         Options::default()

@@ -335,8 +335,9 @@ impl Edges {
         Edges { starts, targets }
     }
 
-    /// The reverse rows: for every node, the nodes referencing it (the super-root's row stays
-    /// out; a node referenced several times by one node is listed several times).
+    /// The reverse rows: for every node, the rows referencing it (the super-root, row `n`,
+    /// references the roots; a node referenced several times by one node is listed several
+    /// times).
     pub fn reverse(&self) -> Edges {
         let rows = self.rows();
         let mut counts = vec![0u64; rows + 1];
