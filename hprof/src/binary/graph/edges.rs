@@ -5,7 +5,7 @@
 use super::super::heap_dump::SubRecord;
 use super::super::records::IdList;
 use super::super::types::{BasicType, Id, IdSize};
-use super::index::ObjectIndex;
+use super::index::{Lookup, ObjectIndex};
 use super::{EdgePolicy, NodeIndex};
 
 /// Flag bit on a stored edge target: a reference ahat does not follow for dominators
@@ -305,9 +305,10 @@ impl Edges {
         let mut targets: Vec<u32> = Vec::new();
         starts.push(0u64);
         let mut dangling = 0u64;
+        let lookup = Lookup::new(ix);
         for v in 0..n as u32 {
             let stats =
-                for_each_reference::<false>(ix, v, policy, |id, weak, _| match ix.node(id) {
+                for_each_reference::<false>(ix, v, policy, |id, weak, _| match lookup.node(id) {
                     Some(t) => targets.push(if weak { t | WEAK } else { t }),
                     None => dangling += 1,
                 });

@@ -61,9 +61,6 @@ pub struct ObjectIndex<'a> {
     pub(crate) header: Header,
     pub(crate) ids: Vec<Id>,
     pub(crate) offsets: Vec<u64>,
-    /// Bucket table over `ids` for O(1) expected lookups (dropped by [`ObjectIndex::shrink`]).
-    buckets: Vec<u32>,
-    shift: u32,
     pub(crate) classes: IdMap<ClassInfo<'a>>,
     pub(crate) strings: IdMap<&'a [u8]>,
     pub(crate) class_name_ids: IdMap<Id>,
@@ -212,8 +209,6 @@ impl<'a> ObjectIndex<'a> {
             header,
             ids,
             offsets,
-            buckets: Vec::new(),
-            shift: 0,
             classes,
             strings,
             class_name_ids,
@@ -222,7 +217,6 @@ impl<'a> ObjectIndex<'a> {
             warnings,
             special,
         };
-        ix.build_buckets();
         ix.build_layouts(&longest);
         Ok(ix)
     }
@@ -274,50 +268,11 @@ impl<'a> ObjectIndex<'a> {
         self.offsets.get(node as usize).copied()
     }
 
-    /// The node with this id: O(1) expected (a bucket table over the sorted ids), O(log n)
-    /// at worst.
+    /// The node with this id (binary search over the sorted ids; [`Lookup`] is O(1)
+    /// expected).
     #[inline]
     pub fn node(&self, id: Id) -> Option<NodeIndex> {
-        let first = *self.ids.first()?;
-        if id < first {
-            return None;
-        }
-        let k = ((id - first) >> self.shift) as usize;
-        let (lo, hi) = match (self.buckets.get(k), self.buckets.get(k + 1)) {
-            (Some(&lo), Some(&hi)) => (lo as usize, hi as usize),
-            _ if self.buckets.is_empty() => (0, self.ids.len()),
-            _ => return None,
-        };
-        let slice = self.ids.get(lo..hi)?;
-        slice.binary_search(&id).ok().map(|i| (lo + i) as NodeIndex)
-    }
-
-    fn build_buckets(&mut self) {
-        let (Some(&first), Some(&last)) = (self.ids.first(), self.ids.last()) else {
-            return;
-        };
-        let n = self.ids.len() as u64;
-        let span = last - first;
-        let mut shift = 0;
-        while (span >> shift) >= n && shift < 63 {
-            shift += 1;
-        }
-        let nb = (span >> shift) as usize + 1;
-        let mut buckets = Vec::with_capacity(nb + 1);
-        let mut i = 0usize;
-        for k in 0..nb as u64 {
-            while self
-                .ids
-                .get(i)
-                .is_some_and(|&id| ((id - first) >> shift) < k)
-            {
-                i += 1;
-            }
-            buckets.push(i as u32);
-        }
-        buckets.push(self.ids.len() as u32);
-        self.buckets = buckets;
-        self.shift = shift;
+        self.ids.binary_search(&id).ok().map(|i| i as NodeIndex)
     }
 
     /// Flattens every class's instance layout along its superclass chain.
@@ -468,10 +423,68 @@ impl<'a> ObjectIndex<'a> {
     pub(crate) fn layout(&self, class_id: Id) -> Option<&Layout> {
         self.classes.get(&class_id).map(|c| &c.layout)
     }
+}
 
-    /// Drops the lookup acceleration table (lookups stay correct, O(log n)).
-    pub fn shrink(&mut self) {
-        self.buckets = Vec::new();
-        self.shift = 0;
+/// A bucket table over the sorted ids of an [`ObjectIndex`] (4 bytes per node): the bucket of
+/// an id is `(id − smallest) >> shift`, with about one id per bucket, then a binary search
+/// inside the bucket — O(1) expected, O(log n) at worst, whatever ids a dump holds.
+#[derive(Debug, Clone)]
+pub struct Lookup<'i> {
+    ids: &'i [Id],
+    buckets: Vec<u32>,
+    shift: u32,
+}
+
+impl<'i> Lookup<'i> {
+    /// Builds the table over `ix`'s ids.
+    pub fn new(ix: &'i ObjectIndex<'_>) -> Lookup<'i> {
+        let ids = ix.ids.as_slice();
+        let (Some(&first), Some(&last)) = (ids.first(), ids.last()) else {
+            return Lookup {
+                ids,
+                buckets: Vec::new(),
+                shift: 0,
+            };
+        };
+        let n = ids.len() as u64;
+        let span = last - first;
+        let mut shift = 0;
+        while (span >> shift) >= n && shift < 63 {
+            shift += 1;
+        }
+        let nb = (span >> shift) as usize + 1;
+        let mut buckets = Vec::with_capacity(nb + 1);
+        let mut i = 0usize;
+        for k in 0..nb as u64 {
+            while ids.get(i).is_some_and(|&id| ((id - first) >> shift) < k) {
+                i += 1;
+            }
+            buckets.push(i as u32);
+        }
+        buckets.push(ids.len() as u32);
+        Lookup {
+            ids,
+            buckets,
+            shift,
+        }
+    }
+
+    /// The node with this id.
+    #[inline]
+    pub fn node(&self, id: Id) -> Option<NodeIndex> {
+        let first = *self.ids.first()?;
+        if id < first {
+            return None;
+        }
+        let k = ((id - first) >> self.shift) as usize;
+        let (Some(&lo), Some(&hi)) = (self.buckets.get(k), self.buckets.get(k + 1)) else {
+            return None;
+        };
+        let (lo, hi) = (lo as usize, hi as usize);
+        self.ids
+            .get(lo..hi)?
+            .binary_search(&id)
+            .ok()
+            .map(|i| (lo + i) as NodeIndex)
     }
 }

@@ -79,7 +79,7 @@ use super::error::{Error, Result};
 use super::types::Id;
 use dominators::{DominatorTree, NONE};
 pub use edges::{Edges, Via};
-pub use index::{NodeKind, ObjectIndex};
+pub use index::{Lookup, NodeKind, ObjectIndex};
 pub use paths::PathStep;
 pub use retained::{ClassRetained, Shallow};
 pub use roots::{RootEntry, RootGroup};
@@ -240,7 +240,6 @@ impl<'a, 'f> Graph<'a, 'f> {
         warnings.dangling_roots = dangling_roots;
         let edges = Edges::build(&index, options.policy, &roots, &mut warnings);
         index.warnings = warnings;
-        index.shrink();
         let weak = options.policy == EdgePolicy::Ahat;
         let reached = weak.then(|| {
             progress("reachability");
