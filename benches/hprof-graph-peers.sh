@@ -69,7 +69,7 @@ for s in $sizes; do
     file="$scratch/$name.hprof"
     bytes=$(stat -c %s "$file")
     objects=$("$ours" "$file" --top 0 | head -1 | sed 's/.*"objects":\([0-9]*\).*/\1/')
-    heap=$(for x in $xmx; do [ "${x%%:*}" = "$name" ] && echo "${x##*:}"; done)
+    heap=$(for x in $xmx; do if [ "${x%%:*}" = "$name" ]; then echo "${x##*:}"; fi; done)
     heap=${heap:-4g}
     echo
     echo "=== $name.hprof ($bytes bytes, $objects objects); ahat -Xmx$heap"
