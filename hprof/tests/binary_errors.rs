@@ -25,9 +25,10 @@ fn record(tag: u8, body: &[u8]) -> Vec<u8> {
     v
 }
 
-/// Decodes everything one-shot (descending into heap dumps).
+/// Decodes everything one-shot (descending into heap dumps), with the whole-file checks.
 fn one_shot(data: &[u8]) -> Result<usize> {
     let (_, records) = Records::new(data)?;
+    let records = records.salvaging();
     let mut n = 0;
     for r in records {
         let (_, record) = r?;
@@ -162,7 +163,8 @@ fn record_length_past_the_end() {
     let mut data = header(8);
     data.extend_from_slice(&[0x01, 0, 0, 0, 0, 0, 0, 0x10, 0]); // UTF8 claiming 4096 bytes
     data.extend_from_slice(&[0; 20]);
-    let e = one_shot(&data).unwrap_err();
+    // Without the whole-file checks: the body read runs out.
+    let e = Records::new(&data).unwrap().1.next().unwrap().unwrap_err();
     assert!(
         matches!(
             e,
@@ -174,8 +176,20 @@ fn record_length_past_the_end() {
         ),
         "{e}"
     );
+    // With them, and incrementally: the record, its offset, and how much is missing.
+    assert_eq!(one_shot(&data).unwrap_err(), incremental(&data).unwrap_err());
     let e = incremental(&data).unwrap_err();
-    assert!(matches!(e, Error::UnexpectedEof { .. }), "{e}");
+    assert_eq!(
+        e,
+        Error::PastEnd {
+            offset: 31,
+            at: 31,
+            what: "UTF8 record",
+            needed: 9 + 4096,
+            available: 29
+        }
+    );
+    assert!(e.to_string().contains("4076 byte(s) missing"), "{e}");
 }
 
 #[test]

@@ -6,7 +6,6 @@ use super::cursor::Cursor;
 use super::error::Error;
 use super::percent::Percent;
 use super::ranked;
-use serde::{Deserialize, Serialize};
 use std::fmt::Write;
 
 /// The column header printed after `BEGIN` when a CPU table has rows.
@@ -16,7 +15,8 @@ pub const CPU_COLUMN_HEADER: &str = "rank   self  accum   count trace method";
 pub const OLD_CPU_HEADER: &str = "count callee caller time";
 
 /// Which CPU table a block is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum CpuKind {
     /// `CPU SAMPLES` (cpu=samples): `count` is the number of samples.
     Samples,
@@ -35,7 +35,8 @@ impl CpuKind {
 }
 
 /// `CPU SAMPLES BEGIN (total = 227) Mon Feb 04 08:12:06 2002`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct CpuBegin<S> {
     /// Samples or times.
     pub kind: CpuKind,
@@ -82,7 +83,8 @@ impl<S: AsRef<str>> CpuBegin<S> {
 }
 
 /// One row: `   1 24.67% 24.67%      56    30 Station.updateFrom`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct CpuRow<S> {
     /// Rank, from 1.
     pub rank: u32,
@@ -146,7 +148,8 @@ impl<S: AsRef<str>> CpuRow<S> {
 }
 
 /// One row of the cpu=old table: `12 java/lang/String.charAt(I)C Foo.bar()V 340`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct OldCpuRow<S> {
     /// Number of calls.
     pub count: i64,

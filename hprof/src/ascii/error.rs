@@ -4,9 +4,8 @@
 use std::fmt;
 
 /// A 1-based place in the report text: line number, column (in bytes) and byte offset.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
-)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Position {
     /// Line number, starting at 1.
     pub line: u32,

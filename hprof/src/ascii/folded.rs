@@ -3,12 +3,12 @@
 
 use super::cpu::CpuKind;
 use super::report::Report;
-use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write;
 
 /// What a folded stack's weight counts.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum FoldedWeight {
     /// The row's `count` column: samples for CPU SAMPLES, calls for CPU TIME.
     Count,
@@ -18,7 +18,8 @@ pub enum FoldedWeight {
 }
 
 /// One folded stack and its weight.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct FoldedStack {
     /// Frames from outermost to innermost, `class.method`, joined by `;`.
     pub stack: String,

@@ -4,13 +4,13 @@
 
 use super::cursor::Cursor;
 use super::error::Error;
-use serde::{Deserialize, Serialize};
 
 /// The separator line that ends the prelude.
 pub const SEPARATOR: &str = "--------";
 
 /// `JAVA PROFILE 1.0.1, created Mon Feb 04 08:11:54 2002`: the first line of a report.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct FileHeader<S> {
     /// The format name and version, `JAVA PROFILE 1.0.1` in every known file.
     pub format: S,
@@ -59,7 +59,8 @@ impl<S: AsRef<str>> FileHeader<S> {
 ///
 /// The day is space-padded by glibc (`Feb  6`) and zero-padded by the Windows CRT (`Jan 05`);
 /// reports keep the original text, this is only a reading aid.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Ctime {
     /// Day of the week, 0 = Sunday.
     pub weekday: u8,

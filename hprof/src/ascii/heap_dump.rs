@@ -3,11 +3,11 @@
 
 use super::cursor::Cursor;
 use super::error::Error;
-use serde::{Deserialize, Serialize};
 use std::fmt::Write;
 
 /// `HEAP DUMP BEGIN (841 objects, 427592 bytes) Sun Jul 28 00:19:32 2019`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct HeapDumpBegin<S> {
     /// Number of live objects.
     pub objects: u64,
@@ -56,7 +56,8 @@ impl<S: AsRef<str>> HeapDumpBegin<S> {
 }
 
 /// `ROOT 5000022a (kind=<thread block>, thread=200004)`: one GC root.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Root<S> {
     /// The root object's id.
     pub id: u64,
@@ -65,7 +66,8 @@ pub struct Root<S> {
 }
 
 /// The `kind=<…>` of a [`Root`] and the fields that come with it.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum RootKind<S> {
     /// `<thread>, id=%u, trace=%u`: a thread object.
     Thread {
@@ -265,7 +267,8 @@ impl<S: AsRef<str>> Root<S> {
 }
 
 /// `CLS 500001a9 (name=java.lang.Thread, trace=300000)`: a class object.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ClassDump<S> {
     /// The class object's id.
     pub id: u64,
@@ -314,7 +317,8 @@ impl<S: AsRef<str>> ClassDump<S> {
 
 /// One reference line below a `CLS` line: `\tsuper\t\t500001d1`, `\tstatic NAME\t5000…`,
 /// `\tconstant pool entry 79\t50000156`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ClassRef<S> {
     /// Which reference this is.
     pub kind: ClassRefKind<S>,
@@ -323,7 +327,8 @@ pub struct ClassRef<S> {
 }
 
 /// The kinds of [`ClassRef`] lines.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum ClassRefKind<S> {
     /// `super`: the superclass.
     Super,
@@ -414,7 +419,8 @@ impl<S: AsRef<str>> ClassRef<S> {
 }
 
 /// `OBJ 500001ff (sz=40, trace=300019, class=java.io.ObjectStreamField@5000015b)`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct InstanceDump<S> {
     /// The object's id.
     pub id: u64,
@@ -508,7 +514,8 @@ impl<S: AsRef<str>> InstanceDump<S> {
 }
 
 /// One non-null object field below an `OBJ` line: `\tname\t\t50000785`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct FieldRef<S> {
     /// Field name.
     pub name: S,
@@ -545,7 +552,8 @@ impl<S: AsRef<str>> FieldRef<S> {
 /// `ARR 500001e3 (sz=32, trace=300004, nelems=3, elem type=java.io.ObjectStreamField[]@50000159)`
 /// (object array) or `ARR 500001fe (sz=44, trace=300016, nelems=22, elem type=char[])`
 /// (primitive array).
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ArrayDump<S> {
     /// The array's id.
     pub id: u64,
@@ -612,7 +620,8 @@ impl<S: AsRef<str>> ArrayDump<S> {
 }
 
 /// One non-null element below an object-array `ARR` line: `\t[2]\t\t500001ff`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ArrayElement {
     /// Element index.
     pub index: u64,

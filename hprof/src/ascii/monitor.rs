@@ -7,14 +7,14 @@ use super::cursor::Cursor;
 use super::error::Error;
 use super::percent::Percent;
 use super::ranked;
-use serde::{Deserialize, Serialize};
 use std::fmt::Write;
 
 /// The column header printed after `MONITOR TIME BEGIN` when the total is above zero.
 pub const MONITOR_TIME_COLUMN_HEADER: &str = "rank   self  accum   count trace monitor";
 
 /// `    THREAD 200001, trace 300123, status: CW`: a thread in a monitor dump.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct MonitorThread<S> {
     /// Thread serial number.
     pub thread: u32,
@@ -25,7 +25,8 @@ pub struct MonitorThread<S> {
 }
 
 /// The status of a [`MonitorThread`], decoded from its text.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ThreadStatus {
     /// `S|`: suspended (JVMTI agent; the JVMPI agent prints a bare `S`).
     pub suspended: bool,
@@ -38,7 +39,8 @@ pub struct ThreadStatus {
 }
 
 /// The state part of a [`ThreadStatus`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum ThreadState {
     /// `R`: runnable.
     Runnable,
@@ -132,7 +134,8 @@ impl<'a> MonitorThread<&'a str> {
 
 /// `    MONITOR java.lang.ref.Reference$Lock` (owned, an `owner:` line follows),
 /// `    MONITOR java.lang.Object unowned`, or JVMPI `    RAW MONITOR "_hprof_dump_lock"(0x806d7d0)`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct MonitorHeader<S> {
     /// `RAW MONITOR` (a JVMPI raw monitor) rather than a Java monitor.
     pub raw: bool,
@@ -182,7 +185,8 @@ impl<S: AsRef<str>> MonitorHeader<S> {
 }
 
 /// `\towner: thread 200001, entry count: 1`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct MonitorOwner {
     /// Thread serial number of the owner.
     pub thread: u32,
@@ -214,7 +218,8 @@ impl MonitorOwner {
 }
 
 /// Which list a [`WaitingList`] is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum WaitingKind {
     /// `waiting to enter:`.
     ToEnter,
@@ -223,7 +228,8 @@ pub enum WaitingKind {
 }
 
 /// `\twaiting to enter: thread 200003, thread 200004` (items may be `<unknown thread>`).
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct WaitingList<S> {
     /// Which list.
     pub kind: WaitingKind,
@@ -299,7 +305,8 @@ impl<S: AsRef<str>> WaitingList<S> {
 }
 
 /// `MONITOR TIME BEGIN (total = 0 ms) Thu Aug 29 16:41:59 2002`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct MonitorTimeBegin<S> {
     /// Total contention time in milliseconds.
     pub total: i64,
@@ -341,7 +348,8 @@ impl<S: AsRef<str>> MonitorTimeBegin<S> {
 }
 
 /// One row: `   1 80.00% 80.00%       4 300123 java.lang.Object (Java)`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct MonitorTimeRow<S> {
     /// Rank, from 1.
     pub rank: u32,
@@ -400,7 +408,8 @@ impl<S: AsRef<str>> MonitorTimeRow<S> {
 }
 
 /// A monitor event line written while the program runs (monitor=y).
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum MonitorEvent<S> {
     /// `SLEEP: timeout=%d, thread %d`.
     Sleep {

@@ -1,11 +1,11 @@
 //! Percentages printed with `%5.2f%%` in SITES, CPU and MONITOR TIME rows. The source text is
 //! kept, because printf rounding makes the value alone unable to reproduce it.
 
-use serde::{Deserialize, Serialize};
 
 /// A percentage as written in the report, e.g. `24.67` (without the `%`).
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(transparent)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(transparent))]
 pub struct Percent<S> {
     /// The digits as written, without padding and without `%`.
     pub text: S,

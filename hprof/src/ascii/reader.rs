@@ -17,10 +17,10 @@ use super::monitor::{
 use super::sites::{Site, SitesBegin};
 use super::threads::{ThreadEnd, ThreadStart};
 use super::traces::{Frame, TraceHeader};
-use serde::{Deserialize, Serialize};
 
 /// One line (or, for the prelude, one run of lines) of a report, borrowing from the input.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 #[non_exhaustive]
 pub enum Entry<'a> {
     /// `JAVA PROFILE 1.0.1, created …`.
@@ -102,7 +102,8 @@ pub enum Entry<'a> {
 }
 
 /// A section that has a BEGIN and an END (or, for the prelude, a separator).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Section {
     /// The prelude (no `--------` line followed).
     Prelude,
@@ -119,7 +120,8 @@ pub enum Section {
 }
 
 /// How a report ends early: the section left open, and the unterminated last line.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Truncation<S> {
     /// The section that was still open at the end of the input.
     pub open_section: Option<Section>,
@@ -138,7 +140,8 @@ impl<S: AsRef<str>> Truncation<S> {
 }
 
 /// An entry with the position of the line it came from (column 1).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Located<T> {
     /// Where the line starts.
     pub position: Position,

@@ -17,12 +17,12 @@ use super::reader::{Entry, Located, Reader, Truncation};
 use super::sites::{Site, SitesBegin};
 use super::threads::{ThreadEnd, ThreadStart};
 use super::traces::{Frame, TraceHeader};
-use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 
 /// A parsed report that owns its data. [`Report::to_text`] writes it back.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(from = "ReportData")]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(from = "ReportData"))]
 pub struct Report {
     /// Every section and line in file order.
     pub items: Vec<Item>,
@@ -30,11 +30,11 @@ pub struct Report {
     pub truncation: Option<Truncation<String>>,
     /// The line ending the writer uses (that of the first line read).
     pub line_ending: LineEnding,
-    #[serde(skip)]
+    #[cfg_attr(feature = "serde", serde(skip))]
     index: Index,
 }
 
-#[derive(Deserialize)]
+#[cfg_attr(feature = "serde", derive(serde::Deserialize))]
 struct ReportData {
     items: Vec<Item>,
     truncation: Option<Truncation<String>>,
@@ -54,7 +54,8 @@ struct Index {
 }
 
 /// One top-level part of a report.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[non_exhaustive]
 pub enum Item {
     /// `JAVA PROFILE 1.0.1, created …`.
@@ -90,7 +91,8 @@ pub enum Item {
 }
 
 /// A `TRACE` block: its header and frames (innermost first).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Trace {
     /// `TRACE n: …`.
     pub header: TraceHeader<String>,
@@ -122,8 +124,9 @@ impl Trace {
 }
 
 /// A `HEAP DUMP` block.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(from = "HeapDumpData")]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(from = "HeapDumpData"))]
 pub struct HeapDump {
     /// `HEAP DUMP BEGIN (…)`.
     pub begin: HeapDumpBegin<String>,
@@ -131,11 +134,11 @@ pub struct HeapDump {
     pub records: Vec<HeapRecord>,
     /// Whether `HEAP DUMP END` was read.
     pub ended: bool,
-    #[serde(skip)]
+    #[cfg_attr(feature = "serde", serde(skip))]
     objects: HashMap<u64, usize>,
 }
 
-#[derive(Deserialize)]
+#[cfg_attr(feature = "serde", derive(serde::Deserialize))]
 struct HeapDumpData {
     begin: HeapDumpBegin<String>,
     records: Vec<HeapRecord>,
@@ -200,7 +203,8 @@ impl HeapDump {
 }
 
 /// One record of a heap dump, with its indented lines.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum HeapRecord {
     /// `ROOT …`.
     Root(Root<String>),
@@ -225,7 +229,8 @@ impl HeapRecord {
 }
 
 /// `CLS …` with its reference lines.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ClassRecord {
     /// The `CLS` line.
     pub class: ClassDump<String>,
@@ -234,7 +239,8 @@ pub struct ClassRecord {
 }
 
 /// `OBJ …` with its field lines.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct InstanceRecord {
     /// The `OBJ` line.
     pub instance: InstanceDump<String>,
@@ -243,7 +249,8 @@ pub struct InstanceRecord {
 }
 
 /// `ARR …` with its element lines.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ArrayRecord {
     /// The `ARR` line.
     pub array: ArrayDump<String>,
@@ -252,7 +259,8 @@ pub struct ArrayRecord {
 }
 
 /// A `SITES` block.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Sites {
     /// `SITES BEGIN (…)`.
     pub begin: SitesBegin<String>,
@@ -265,7 +273,8 @@ pub struct Sites {
 }
 
 /// A `CPU SAMPLES` or `CPU TIME (ms)` block.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Cpu {
     /// `… BEGIN (total = n) …`.
     pub begin: CpuBegin<String>,
@@ -278,14 +287,16 @@ pub struct Cpu {
 }
 
 /// A cpu=old table (`count callee caller time`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct OldCpu {
     /// The rows.
     pub rows: Vec<OldCpuRow<String>>,
 }
 
 /// A `MONITOR DUMP` block.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct MonitorDump {
     /// Threads and monitors in file order.
     pub entries: Vec<MonitorDumpEntry>,
@@ -312,7 +323,8 @@ impl MonitorDump {
 }
 
 /// A thread or a monitor of a monitor dump.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum MonitorDumpEntry {
     /// `    THREAD …`.
     Thread(MonitorThread<String>),
@@ -321,7 +333,8 @@ pub enum MonitorDumpEntry {
 }
 
 /// A monitor of a monitor dump with its owner and waiting lists.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Monitor {
     /// The `MONITOR` line.
     pub header: MonitorHeader<String>,
@@ -332,7 +345,8 @@ pub struct Monitor {
 }
 
 /// A `MONITOR TIME` block.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct MonitorTime {
     /// `MONITOR TIME BEGIN (…)`.
     pub begin: MonitorTimeBegin<String>,
@@ -345,7 +359,8 @@ pub struct MonitorTime {
 }
 
 /// A reference that points at nothing in the report.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Unresolved {
     /// A trace serial number used but never defined by a `TRACE` block.
     Trace(u32),

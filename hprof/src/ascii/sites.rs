@@ -5,7 +5,6 @@ use super::cursor::Cursor;
 use super::error::Error;
 use super::percent::Percent;
 use super::ranked;
-use serde::{Deserialize, Serialize};
 use std::fmt::Write;
 
 /// The two column-header lines the JDK 5+ agent prints after `SITES BEGIN`.
@@ -15,7 +14,8 @@ pub const SITES_COLUMN_HEADERS: [&str; 2] = [
 ];
 
 /// `SITES BEGIN (ordered by live bytes) Sun Jul 28 00:19:32 2019`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct SitesBegin<S> {
     /// `live bytes` or `allocated bytes`.
     pub ordered_by: S,
@@ -57,7 +57,8 @@ impl<S: AsRef<str>> SitesBegin<S> {
 }
 
 /// One row: `    1 18.51% 18.51%    131544 1244    131544  1244 300000 char[]`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Site<S> {
     /// Rank, from 1.
     pub rank: u32,

@@ -4,10 +4,10 @@
 
 use super::cursor::Cursor;
 use super::error::Error;
-use serde::{Deserialize, Serialize};
 
 /// `THREAD START (obj=50000350, id = 200001, name="main", group="main")`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ThreadStart<S> {
     /// The thread object's id (`%x`; Android prints it in decimal, which reads back as the
     /// same digits).
@@ -21,7 +21,8 @@ pub struct ThreadStart<S> {
 }
 
 /// `THREAD END (id = 200001)`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ThreadEnd {
     /// Thread serial number.
     pub id: u32,

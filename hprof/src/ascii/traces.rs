@@ -3,10 +3,10 @@
 
 use super::cursor::Cursor;
 use super::error::Error;
-use serde::{Deserialize, Serialize};
 
 /// `TRACE 300001:`, `TRACE 1073: (thread=1)`, `TRACE 5: (thread=2) (from live phase of JVM)`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct TraceHeader<S> {
     /// Trace serial number, referenced by sites, CPU rows, monitor rows and heap records.
     pub serial: u32,
@@ -71,7 +71,8 @@ impl<S: AsRef<str>> TraceHeader<S> {
 }
 
 /// The line part of a frame: what follows the last `:` inside the parentheses.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum LineNumber<S> {
     /// A source line number.
     Line(u32),
@@ -89,7 +90,8 @@ pub enum LineNumber<S> {
 }
 
 /// One frame line of a trace: `\tjava.lang.Thread.<init>(Thread.java:534)`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Frame<S> {
     /// Class and method, `pkg.Class.method` (`<Unknown Method>` when the agent had no name;
     /// JVMPI-era files use `/` in class names and may have an empty method name).

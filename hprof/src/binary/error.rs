@@ -6,6 +6,7 @@ use thiserror::Error;
 /// Everything that can go wrong decoding a binary HPROF file. Every variant carries the byte
 /// offset (from the start of the file) where decoding stopped.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[non_exhaustive]
 pub enum Error {
     /// The input ended inside a header, record or sub-record.
     #[error(
@@ -113,6 +114,41 @@ pub enum Error {
         /// Offset where the read needed bytes past the body.
         at: u64,
     },
+    /// A record or sub-record needs more bytes than the input holds from its start (the file
+    /// is cut off there, or a length or count field is corrupt). Nothing was allocated for it.
+    #[error(
+        "{what} at byte {offset} needs {needed} byte(s), but the input ends {available} byte(s) after its start ({} byte(s) missing; decoded up to byte {at})",
+        needed.saturating_sub(*available)
+    )]
+    PastEnd {
+        /// Offset of the record's or sub-record's tag byte.
+        offset: u64,
+        /// Offset of the first byte not decoded (the start of the incomplete record or
+        /// heap-dump sub-record).
+        at: u64,
+        /// The record or sub-record (`"HEAP_DUMP_SEGMENT record"`, `"PRIM_ARRAY_DUMP sub-record"`).
+        what: &'static str,
+        /// Its size as declared by its length or count fields (header included).
+        needed: u64,
+        /// Bytes from its start to the end of the input.
+        available: u64,
+    },
+    /// A record or sub-record declares a size above the decoder's limit
+    /// ([`Decoder::max_item_len`](crate::binary::Decoder::max_item_len)), used when the input's
+    /// size is not known.
+    #[error(
+        "{what} at byte {offset} declares {needed} byte(s), more than the limit of {limit} byte(s) for one record or sub-record"
+    )]
+    OverLimit {
+        /// Offset of the record's or sub-record's tag byte.
+        offset: u64,
+        /// The record or sub-record.
+        what: &'static str,
+        /// Its declared size (header included).
+        needed: u64,
+        /// The decoder's limit.
+        limit: u64,
+    },
     /// A string that had to be UTF-8 is not (e.g. the header magic).
     #[error("invalid data at byte {offset}: {message}")]
     Invalid {
@@ -137,6 +173,8 @@ impl Error {
             | Error::TooLong { offset, .. }
             | Error::LengthMismatch { offset, .. }
             | Error::RecordOverrun { offset, .. }
+            | Error::PastEnd { offset, .. }
+            | Error::OverLimit { offset, .. }
             | Error::Invalid { offset, .. } => *offset,
         }
     }
@@ -144,3 +182,50 @@ impl Error {
 
 /// Result of every decoding function of the binary side.
 pub type Result<T> = core::result::Result<T, Error>;
+
+/// What could be read from an input that is cut off or damaged part-way, and the error that
+/// stopped reading: a partial result *and* the reason, not one or the other.
+///
+/// ```
+/// use hprof::binary::{Header, IdSize, InstanceDump, Histogram, SubRecord, Version};
+/// use hprof::binary::write::Writer;
+/// let header = Header { version: Version::V1_0_2, id_size: IdSize::Eight, timestamp_ms: 0 };
+/// let mut w = Writer::new(Vec::new(), &header)?;
+/// for object_id in 1..=100 {
+///     let dump = InstanceDump { object_id, stack_trace_serial: 0, class_id: 7, data: &[0; 4] };
+///     w.write_sub_record(&SubRecord::InstanceDump(dump))?;
+/// }
+/// let file = w.finish()?;
+///
+/// // The same dump cut off in the middle of its heap dump.
+/// let salvaged = Histogram::salvage(&file[..file.len() / 2])?;
+/// assert!(!salvaged.is_complete() && salvaged.value.total_instances() > 10);
+/// let error = salvaged.error.unwrap();
+/// assert!(error.to_string().contains("HEAP_DUMP_SEGMENT record at byte 31"), "{error}");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct Salvaged<T> {
+    /// Everything read before the error.
+    pub value: T,
+    /// Why reading stopped before the end (`None`: the input was read to its end).
+    pub error: Option<Error>,
+}
+
+impl<T> Salvaged<T> {
+    /// Whether the whole input was read.
+    pub fn is_complete(&self) -> bool {
+        self.error.is_none()
+    }
+
+    /// The value if the whole input was read, else the error.
+    ///
+    /// # Errors
+    /// The error that stopped reading.
+    pub fn into_result(self) -> Result<T> {
+        match self.error {
+            None => Ok(self.value),
+            Some(e) => Err(e),
+        }
+    }
+}

@@ -1,14 +1,14 @@
 //! The file header (`hprof.md` §1.1): NUL-terminated magic `JAVA PROFILE 1.0.x`, `u4`
 //! identifier size, `u8` timestamp in milliseconds since the Unix epoch.
 
-use serde::{Deserialize, Serialize};
 
 use super::cursor::Cursor;
 use super::error::{Error, Result};
 use super::types::IdSize;
 
 /// The format version named by the magic string.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Version {
     /// `JAVA PROFILE 1.0` (listed by Shark; never seen in the wild).
     V1_0,
@@ -43,7 +43,8 @@ impl Version {
 }
 
 /// The decoded file header.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Header {
     /// The version from the magic string.
     pub version: Version,

@@ -5,12 +5,41 @@
 //!
 //! Sub-records carry no length: an unknown sub-tag ends decoding of its heap-dump record.
 
-use serde::{Deserialize, Serialize};
 
 use super::cursor::Cursor;
 use super::error::{Error, Result};
 use super::records::IdList;
 use super::types::{BasicType, Id, IdSize, Value};
+
+/// The sub-record's name as error messages give it (`"INSTANCE_DUMP sub-record"`), by tag.
+pub(crate) fn sub_record_what(t: u8) -> &'static str {
+    use sub_tag::*;
+    match t {
+        ROOT_UNKNOWN => "ROOT_UNKNOWN sub-record",
+        ROOT_JNI_GLOBAL => "ROOT_JNI_GLOBAL sub-record",
+        ROOT_JNI_LOCAL => "ROOT_JNI_LOCAL sub-record",
+        ROOT_JAVA_FRAME => "ROOT_JAVA_FRAME sub-record",
+        ROOT_NATIVE_STACK => "ROOT_NATIVE_STACK sub-record",
+        ROOT_STICKY_CLASS => "ROOT_STICKY_CLASS sub-record",
+        ROOT_THREAD_BLOCK => "ROOT_THREAD_BLOCK sub-record",
+        ROOT_MONITOR_USED => "ROOT_MONITOR_USED sub-record",
+        ROOT_THREAD_OBJECT => "ROOT_THREAD_OBJECT sub-record",
+        CLASS_DUMP => "CLASS_DUMP sub-record",
+        INSTANCE_DUMP => "INSTANCE_DUMP sub-record",
+        OBJ_ARRAY_DUMP => "OBJ_ARRAY_DUMP sub-record",
+        PRIM_ARRAY_DUMP => "PRIM_ARRAY_DUMP sub-record",
+        HEAP_DUMP_INFO => "HEAP_DUMP_INFO sub-record",
+        ROOT_INTERNED_STRING => "ROOT_INTERNED_STRING sub-record",
+        ROOT_FINALIZING => "ROOT_FINALIZING sub-record",
+        ROOT_DEBUGGER => "ROOT_DEBUGGER sub-record",
+        ROOT_REFERENCE_CLEANUP => "ROOT_REFERENCE_CLEANUP sub-record",
+        ROOT_VM_INTERNAL => "ROOT_VM_INTERNAL sub-record",
+        ROOT_JNI_MONITOR => "ROOT_JNI_MONITOR sub-record",
+        ROOT_UNREACHABLE => "ROOT_UNREACHABLE sub-record",
+        PRIMITIVE_ARRAY_NODATA => "PRIMITIVE_ARRAY_NODATA sub-record",
+        _ => "sub-record with an unknown tag",
+    }
+}
 
 /// Heap-dump sub-record tags.
 pub mod sub_tag {
@@ -61,7 +90,8 @@ pub mod sub_tag {
 }
 
 /// A GC root sub-record.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum GcRoot {
     /// 0xFF `ROOT_UNKNOWN`.
     Unknown {
@@ -237,7 +267,8 @@ impl GcRoot {
 }
 
 /// One constant-pool entry of a class dump.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ConstantPoolEntry {
     /// The constant-pool index.
     pub index: u16,
@@ -246,7 +277,8 @@ pub struct ConstantPoolEntry {
 }
 
 /// One static field of a class dump.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct StaticField {
     /// UTF8 id of the field name.
     pub name_id: Id,
@@ -255,7 +287,8 @@ pub struct StaticField {
 }
 
 /// One instance-field descriptor of a class dump.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct FieldDescriptor {
     /// UTF8 id of the field name.
     pub name_id: Id,
@@ -264,7 +297,8 @@ pub struct FieldDescriptor {
 }
 
 /// A `CLASS_DUMP` sub-record (0x20). The three lists are kept encoded and decoded lazily.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct ClassDump<'a> {
     /// The class object id.
     pub class_id: Id,
@@ -349,7 +383,8 @@ impl<'a> ClassDump<'a> {
 
 /// An `INSTANCE_DUMP` sub-record (0x21). Field values stay encoded: decode them through the
 /// class layouts of an [`Index`](super::index::Index).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct InstanceDump<'a> {
     /// The object id.
     pub object_id: Id,
@@ -362,7 +397,8 @@ pub struct InstanceDump<'a> {
 }
 
 /// An `OBJ_ARRAY_DUMP` sub-record (0x22).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct ObjectArrayDump<'a> {
     /// The array object id.
     pub array_id: Id,
@@ -375,7 +411,8 @@ pub struct ObjectArrayDump<'a> {
 }
 
 /// A `PRIM_ARRAY_DUMP` sub-record (0x23).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct PrimitiveArrayDump<'a> {
     /// The array object id.
     pub array_id: Id,
@@ -419,7 +456,8 @@ impl<'a> PrimitiveArrayDump<'a> {
 }
 
 /// An Android `PRIMITIVE_ARRAY_NODATA` sub-record (0xC3): an array header without elements.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct PrimitiveArrayNoData {
     /// The array object id.
     pub array_id: Id,
@@ -432,7 +470,8 @@ pub struct PrimitiveArrayNoData {
 }
 
 /// An Android `HEAP_DUMP_INFO` sub-record (0xFE): the heap of the sub-records that follow.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct HeapDumpInfo {
     /// Heap id: 0 default, 0x41 'A' app, 0x49 'I' image, 0x5A 'Z' zygote.
     pub heap_id: u32,
@@ -441,7 +480,8 @@ pub struct HeapDumpInfo {
 }
 
 /// A decoded heap-dump sub-record; variable parts borrow from the input.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub enum SubRecord<'a> {
     /// Any `ROOT_*` sub-record.
     Root(GcRoot),

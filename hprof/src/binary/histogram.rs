@@ -9,13 +9,12 @@
 use std::collections::HashMap;
 use std::hash::{BuildHasher, Hasher};
 
-use serde::{Deserialize, Serialize};
 
 use super::error::Error;
-use super::error::Result;
+use super::error::{Result, Salvaged};
 use super::heap_dump::SubRecord;
 use super::heap_dump::{InstanceDump, ObjectArrayDump, PrimitiveArrayDump};
-use super::incremental::{Event, Visit, visit_sub_records};
+use super::incremental::{Decoder, Event, Visit, visit_sub_records};
 use super::records::HeapDump;
 use super::records::{Record, Records};
 use super::types::{BasicType, Id, IdSize};
@@ -189,7 +188,8 @@ pub fn java_class_name(raw: &str) -> String {
 }
 
 /// One line of a histogram.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct HistogramRow {
     /// Number of objects.
     pub instances: u64,
@@ -303,6 +303,27 @@ impl Histogram {
             h.add_record(&record)?;
         }
         Ok(h)
+    }
+
+    /// Counts every object a file held in memory holds even if it is cut off or damaged
+    /// part-way: the histogram of every sub-record read before the first error, and that
+    /// error (its offset, the record, how many bytes are missing). A file with no record
+    /// after its header, or with `HEAP_DUMP_SEGMENT`s and no `HEAP_DUMP_END`, is incomplete
+    /// too.
+    ///
+    /// # Errors
+    /// Only when the file header cannot be read.
+    pub fn salvage(data: &[u8]) -> Result<Salvaged<Histogram>> {
+        let mut decoder = Decoder::new().input_len(data.len() as u64);
+        let mut h = Histogram::new();
+        let error = match decoder.decode_with(data, &mut h) {
+            Ok((consumed, _)) => decoder.finish(data.get(consumed..).unwrap_or_default()).err(),
+            Err(e) => Some(e),
+        };
+        match (h.id_size, error) {
+            (None, Some(e)) => Err(e),
+            (_, error) => Ok(Salvaged { value: h, error }),
+        }
     }
 
     /// Counts every object of a whole file held in memory on `threads` threads: heap-dump

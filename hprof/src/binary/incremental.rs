@@ -16,15 +16,19 @@ use super::error::{Error, Result};
 use super::header::{Header, MAX_HEADER_LEN};
 use super::heap_dump::{
     InstanceDump, ObjectArrayDump, PrimitiveArrayDump, SubRecord, instance_dump_n,
-    object_array_dump_n, parse_other_sub_record, parse_sub_record, primitive_array_dump_n, sub_tag,
+    object_array_dump_n, parse_other_sub_record, parse_sub_record, primitive_array_dump_n,
+    sub_record_what, sub_tag,
 };
 use super::records::{
     HeapDump, RECORD_HEADER_LEN, Record, RecordHeader, UnknownTags, is_known_tag, parse_body,
+    record_what, tag,
 };
 use super::types::IdSize;
 
 /// One thing the incremental decoder found.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[non_exhaustive]
 pub enum Event<'a> {
     /// The file header (always first).
     Header(Header),
@@ -92,7 +96,7 @@ fn sub_records_into_n<'a, const N: usize, V: Visit<'a> + ?Sized>(
     while let Some(&t) = c.rest().first() {
         let before = c.rest();
         let at = c.offset();
-        let _ = c.u1("");
+        let _ = c.u1("a heap dump sub-record tag");
         let r = match t {
             sub_tag::INSTANCE_DUMP => instance_dump_n::<N>(c).map(|d| v.instance_dump(at, d)),
             sub_tag::OBJ_ARRAY_DUMP => {
@@ -185,7 +189,21 @@ pub struct Decoder {
     offset: u64,
     id_size: IdSize,
     unknown: UnknownTags,
+    /// Size of the whole input, when the caller knows it.
+    input_len: Option<u64>,
+    /// The caller's limit on one buffered record or sub-record.
+    max_item: Option<u64>,
+    /// Whether the file-level checks of [`Decoder::finish`] apply (not for a range).
+    whole_file: bool,
+    /// Top-level records seen.
+    records: u64,
+    /// A `HEAP_DUMP_SEGMENT` was seen and no `HEAP_DUMP_END` after it yet.
+    segments_open: bool,
 }
+
+/// The largest record or sub-record a [`Decoder`] asks to buffer when the input's size is not
+/// known and the caller set no limit (1 GiB): a corrupt length cannot make it ask for 4 GiB.
+pub const DEFAULT_MAX_ITEM_LEN: u64 = 1 << 30;
 
 impl Default for Decoder {
     fn default() -> Self {
@@ -201,17 +219,102 @@ impl Decoder {
             offset: 0,
             id_size: IdSize::Four,
             unknown: UnknownTags::Surface,
+            input_len: None,
+            max_item: None,
+            whole_file: true,
+            records: 0,
+            segments_open: false,
         }
     }
 
-    /// A decoder for records after a header already decoded (the next byte is at `offset`).
+    /// A decoder for a range of records after a header already decoded (the next byte is at
+    /// `offset`), e.g. one of several ranges decoded in parallel. Its [`finish`](Decoder::finish)
+    /// checks only that the range ends on a record boundary; the checks that concern the whole
+    /// file (at least one record, `HEAP_DUMP_END` after `HEAP_DUMP_SEGMENT`s) are the caller's.
     pub fn after_header(header: &Header, offset: u64) -> Decoder {
         Decoder {
             state: State::Records,
             offset,
             id_size: header.id_size,
-            unknown: UnknownTags::Surface,
+            whole_file: false,
+            ..Decoder::new()
         }
+    }
+
+    /// Tells the decoder the size of the whole input in bytes (e.g. the file's size; for
+    /// [`after_header`](Decoder::after_header), the file offset where the range ends). No
+    /// declared length then makes it ask for more bytes than the input still holds: such a
+    /// record or sub-record is an [`Error::PastEnd`] as soon as its length is read.
+    pub fn input_len(mut self, total: u64) -> Decoder {
+        self.input_len = Some(total);
+        self
+    }
+
+    /// Sets the largest record or sub-record the decoder asks to buffer (default: no limit when
+    /// [`input_len`](Decoder::input_len) is known, else [`DEFAULT_MAX_ITEM_LEN`]); a larger
+    /// declared size is an [`Error::OverLimit`].
+    pub fn max_item_len(mut self, limit: u64) -> Decoder {
+        self.max_item = Some(limit);
+        self
+    }
+
+    /// Counts a top-level record (for the file-level checks of [`Decoder::finish`]).
+    fn count_record(&mut self, t: u8) {
+        self.records += 1;
+        match t {
+            tag::HEAP_DUMP_SEGMENT => self.segments_open = true,
+            tag::HEAP_DUMP_END => self.segments_open = false,
+            _ => {}
+        }
+    }
+
+    /// Checks that an item starting at file offset `start` (the decoder's offset), of which
+    /// `have` bytes are buffered and `needed` more are wanted, fits in what the input still
+    /// holds and under the limit; returns `needed`.
+    fn bound(&self, start: u64, have: usize, needed: usize, item: Item) -> Result<usize> {
+        let size = have as u64 + needed as u64;
+        if let Some(total) = self.input_len {
+            let available = total.saturating_sub(start);
+            if size > available {
+                return Err(match item {
+                    Item::Record(t) => Error::PastEnd {
+                        offset: start,
+                        at: start,
+                        what: record_what(t),
+                        needed: size,
+                        available,
+                    },
+                    Item::SubRecord(_, header) => {
+                        let len = RECORD_HEADER_LEN as u64 + u64::from(header.length);
+                        Error::PastEnd {
+                            offset: header.offset,
+                            at: start,
+                            what: record_what(header.tag),
+                            needed: len.max(start - header.offset + size),
+                            available: total.saturating_sub(header.offset),
+                        }
+                    }
+                });
+            }
+        }
+        let limit = match (self.max_item, self.input_len) {
+            (Some(limit), _) => limit,
+            (None, Some(_)) => u64::MAX,
+            (None, None) => DEFAULT_MAX_ITEM_LEN,
+        };
+        if size > limit {
+            let what = match item {
+                Item::Record(t) => record_what(t),
+                Item::SubRecord(t, _) => sub_record_what(t),
+            };
+            return Err(Error::OverLimit {
+                offset: start,
+                what,
+                needed: size,
+                limit,
+            });
+        }
+        Ok(needed)
     }
 
     /// Sets what to do with unknown top-level tags. With [`UnknownTags::Skip`] their bodies
@@ -243,13 +346,51 @@ impl Decoder {
     /// # Errors
     /// [`Error::UnexpectedEof`] when the file ends inside the header or a record.
     pub fn finish(&self, unconsumed: &[u8]) -> Result<()> {
-        if self.state == State::Records && unconsumed.is_empty() {
-            return Ok(());
+        let end = self.offset + unconsumed.len() as u64;
+        match self.state {
+            State::Records if unconsumed.is_empty() => {
+                if self.whole_file && self.records == 0 {
+                    return Err(Error::UnexpectedEof {
+                        offset: end,
+                        expected: "a record after the file header (the file holds only its header)",
+                        needed: RECORD_HEADER_LEN as u64,
+                    });
+                }
+                if self.whole_file && self.segments_open {
+                    return Err(Error::UnexpectedEof {
+                        offset: end,
+                        expected: "the HEAP_DUMP_END record that ends the HEAP_DUMP_SEGMENTs",
+                        needed: RECORD_HEADER_LEN as u64,
+                    });
+                }
+                return Ok(());
+            }
+            State::Records if unconsumed.len() >= RECORD_HEADER_LEN => {
+                let mut c = Cursor::new(unconsumed, self.offset, self.id_size);
+                let header = RecordHeader::parse(&mut c)?;
+                return Err(Error::PastEnd {
+                    offset: self.offset,
+                    at: self.offset,
+                    what: record_what(header.tag),
+                    needed: RECORD_HEADER_LEN as u64 + u64::from(header.length),
+                    available: unconsumed.len() as u64,
+                });
+            }
+            State::HeapDump { header, remaining } if remaining > 0 => {
+                return Err(Error::PastEnd {
+                    offset: header.offset,
+                    at: self.offset,
+                    what: record_what(header.tag),
+                    needed: RECORD_HEADER_LEN as u64 + u64::from(header.length),
+                    available: end - header.offset,
+                });
+            }
+            _ => {}
         }
         let expected = match self.state {
             State::Header => "the file header",
-            State::Records => "a complete record",
-            State::HeapDump { .. } => "the rest of a heap dump record",
+            State::Records => "a record header (tag, time, length)",
+            State::HeapDump { .. } => "the end of a heap dump record",
             State::Skip { .. } => "the rest of an unknown record",
         };
         let needed = match self.decode_peek(unconsumed) {
@@ -258,7 +399,7 @@ impl Decoder {
             _ => 1,
         };
         Err(Error::UnexpectedEof {
-            offset: self.offset + unconsumed.len() as u64,
+            offset: end,
             expected,
             needed: needed as u64,
         })
@@ -346,6 +487,9 @@ impl Decoder {
                     if let Some(e) = failure {
                         let needed =
                             self.sub_record_shortfall(e, &header, remaining, c.remaining())?;
+                        let t = c.rest().first().copied().unwrap_or(0);
+                        let item = Item::SubRecord(t, header);
+                        let needed = self.bound(self.offset, c.remaining(), needed, item)?;
                         return Ok((pos, needed));
                     }
                     if remaining > 0 {
@@ -416,6 +560,7 @@ impl Decoder {
                     return Ok(Step::Partial(RECORD_HEADER_LEN - input.len()));
                 };
                 if header.is_heap_dump() {
+                    self.count_record(header.tag);
                     self.offset += RECORD_HEADER_LEN as u64;
                     self.state = State::HeapDump {
                         header,
@@ -427,6 +572,7 @@ impl Decoder {
                     match self.unknown {
                         UnknownTags::Surface => {}
                         UnknownTags::Skip => {
+                            self.count_record(header.tag);
                             self.offset += RECORD_HEADER_LEN as u64;
                             self.state = State::Skip {
                                 remaining: header.length.into(),
@@ -443,9 +589,13 @@ impl Decoder {
                 }
                 let len = header.length as usize;
                 let Some(body) = c.rest().get(..len) else {
-                    return Ok(Step::Partial(len - c.remaining()));
+                    let needed = len - c.remaining();
+                    let item = Item::Record(header.tag);
+                    let needed = self.bound(self.offset, input.len(), needed, item)?;
+                    return Ok(Step::Partial(needed));
                 };
                 let record = parse_body(&header, body, self.id_size)?;
+                self.count_record(header.tag);
                 let total = RECORD_HEADER_LEN + len;
                 self.offset += total as u64;
                 Ok(Step::Event(Event::Record(header, record), total))
@@ -474,7 +624,8 @@ impl Decoder {
                     }
                     Err(e) => {
                         let needed = self.sub_record_shortfall(e, &header, remaining, lim)?;
-                        Ok(Step::Partial(needed))
+                        let item = Item::SubRecord(input.first().copied().unwrap_or(0), header);
+                        Ok(Step::Partial(self.bound(self.offset, lim, needed, item)?))
                     }
                 }
             }
@@ -497,6 +648,14 @@ impl Decoder {
     }
 }
 
+/// What a [`Decoder`] is buffering: a record (by tag) or a heap-dump sub-record (by tag, in
+/// the heap-dump record with this header).
+#[derive(Clone, Copy)]
+enum Item {
+    Record(u8),
+    SubRecord(u8, RecordHeader),
+}
+
 enum Step<'a> {
     Event(Event<'a>, usize),
     Skipped(usize),
@@ -512,6 +671,7 @@ enum Step<'a> {
 /// # let mut file = Vec::new();
 /// # hprof::binary::Header { version: hprof::binary::Version::V1_0_2,
 /// #     id_size: hprof::binary::IdSize::Eight, timestamp_ms: 0 }.write(&mut file);
+/// # file.extend_from_slice(&[0x03, 0, 0, 0, 0, 0, 0, 0, 4, 0, 0, 0, 7]); // UNLOAD_CLASS
 /// let mut decoder = BufferedDecoder::new();
 /// let mut headers = 0;
 /// for chunk in file.chunks(7) {

@@ -8,10 +8,9 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use serde::Serialize;
 
 use super::cursor::Cursor;
-use super::error::{Error, Result};
+use super::error::{Error, Result, Salvaged};
 use super::header::Header;
 use super::heap_dump::{
     ClassDump, FieldDescriptor, GcRoot, InstanceDump, PrimitiveArrayDump, SubRecord, SubRecords,
@@ -21,7 +20,8 @@ use super::records::{Frame, HeapDump, LoadClass, Record, Records, StartThread, T
 use super::types::{BasicType, Id, IdSize, Value};
 
 /// One instance field of a class layout.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct LayoutField<'a> {
     /// The field name (modified UTF-8), or empty when its UTF8 record is missing.
     pub name: &'a [u8],
@@ -35,7 +35,8 @@ pub struct LayoutField<'a> {
 
 /// The full field layout of a class: its own fields first, then its superclass's, and so on
 /// (the order of `INSTANCE_DUMP` field data).
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct ClassLayout<'a> {
     /// The class.
     pub class_id: Id,
@@ -86,7 +87,8 @@ impl<'a> ClassLayout<'a> {
 
 /// A stack frame with its strings resolved. The strings are shared (`Arc`): a dump may name
 /// every frame of a deep stack with one long string, and each is converted once.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct ResolvedFrame {
     /// Class name in Java source form (empty when unknown).
     pub class_name: Arc<str>,
@@ -113,7 +115,8 @@ impl std::fmt::Display for ResolvedFrame {
 }
 
 /// A thread with its stack trace (from `ROOT_THREAD_OBJECT` or `START_THREAD`, and `TRACE`).
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct ThreadStack {
     /// Thread serial.
     pub thread_serial: u32,
@@ -255,7 +258,19 @@ impl<'a> Index<'a> {
     /// # Errors
     /// Any decoding error.
     pub fn build(data: &'a [u8]) -> Result<Index<'a>> {
+        Index::salvage(data)?.into_result()
+    }
+
+    /// Indexes what a file holds even if it is cut off or damaged part-way: the strings,
+    /// classes, roots, frames, traces, threads and heap-dump records read before the first
+    /// error, and that error (with its offset and how many bytes are missing). A heap-dump
+    /// record cut off by the end of the input is kept with the sub-records present.
+    ///
+    /// # Errors
+    /// Only when the file header cannot be read.
+    pub fn salvage(data: &'a [u8]) -> Result<Salvaged<Index<'a>>> {
         let (header, records) = Records::new(data)?;
+        let mut records = records.salvaging();
         let mut ix = Index {
             header,
             strings: IdMap::default(),
@@ -270,8 +285,15 @@ impl<'a> Index<'a> {
             threads: Vec::new(),
             heap_dumps: Vec::new(),
         };
-        for r in records {
-            let (_, record) = r?;
+        let mut error = None;
+        while let Some(r) = records.next() {
+            let record = match r {
+                Ok((_, record)) => record,
+                Err(e) => {
+                    error = Some(e);
+                    break;
+                }
+            };
             match record {
                 Record::Utf8(u) => {
                     ix.strings.insert(u.id, u.bytes);
@@ -288,20 +310,32 @@ impl<'a> Index<'a> {
                 }
                 Record::StartThread(t) => ix.threads.push(t),
                 Record::HeapDump(d) | Record::HeapDumpSegment(d) => {
+                    ix.heap_dumps.push(d);
                     let mut subs = d.sub_records();
                     loop {
                         let at = subs.offset();
                         let Some(s) = subs.next() else { break };
-                        match s? {
-                            SubRecord::ClassDump(c) => {
+                        match s {
+                            Ok(SubRecord::ClassDump(c)) => {
                                 ix.class_dumps.insert(c.class_id, c);
                                 ix.class_dump_offsets.insert(c.class_id, at);
                             }
-                            SubRecord::Root(root) => ix.roots.push(root),
-                            _ => {}
+                            Ok(SubRecord::Root(root)) => ix.roots.push(root),
+                            Ok(_) => {}
+                            Err(e) => {
+                                // A record cut off by the end of the input: say so, and where
+                                // reading stopped.
+                                error = Some(match records.next() {
+                                    Some(Err(cut @ Error::PastEnd { .. })) => with_at(cut, at),
+                                    _ => e,
+                                });
+                                break;
+                            }
                         }
                     }
-                    ix.heap_dumps.push(d);
+                    if error.is_some() {
+                        break;
+                    }
                 }
                 _ => {}
             }
@@ -317,7 +351,7 @@ impl<'a> Index<'a> {
                 ix.class_by_name.entry(name).or_default().extend(ids);
             }
         }
-        Ok(ix)
+        Ok(Salvaged { value: ix, error })
     }
 
     /// The file header.
@@ -668,5 +702,25 @@ impl<'a> Index<'a> {
             out.entry(id).or_insert_with(|| empty.clone());
         }
         Ok(out)
+    }
+}
+
+/// `e` (an [`Error::PastEnd`]) with `at`, the offset where decoding stopped, set.
+fn with_at(e: Error, at: u64) -> Error {
+    match e {
+        Error::PastEnd {
+            offset,
+            what,
+            needed,
+            available,
+            ..
+        } => Error::PastEnd {
+            offset,
+            at,
+            what,
+            needed,
+            available,
+        },
+        other => other,
     }
 }

@@ -28,7 +28,7 @@ pub mod types;
 pub mod write;
 
 pub use cursor::Cursor;
-pub use error::{Error, Result};
+pub use error::{Error, Result, Salvaged};
 pub use header::{Header, Version};
 pub use heap_dump::{
     ClassDump, ConstantPoolEntry, FieldDescriptor, GcRoot, HeapDumpInfo, InstanceDump,

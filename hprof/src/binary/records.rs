@@ -3,7 +3,6 @@
 //! HEAP_SUMMARY, START_THREAD, END_THREAD, HEAP_DUMP, CPU_SAMPLES, CONTROL_SETTINGS,
 //! HEAP_DUMP_SEGMENT, HEAP_DUMP_END.
 
-use serde::{Deserialize, Serialize};
 
 use super::cursor::Cursor;
 use super::error::{Error, Result};
@@ -43,11 +42,33 @@ pub mod tag {
     pub const HEAP_DUMP_END: u8 = 0x2C;
 }
 
+/// The record's name as error messages give it (`"UTF8 record"`), by tag.
+pub(crate) fn record_what(t: u8) -> &'static str {
+    match t {
+        tag::UTF8 => "UTF8 record",
+        tag::LOAD_CLASS => "LOAD_CLASS record",
+        tag::UNLOAD_CLASS => "UNLOAD_CLASS record",
+        tag::FRAME => "STACK_FRAME record",
+        tag::TRACE => "STACK_TRACE record",
+        tag::ALLOC_SITES => "ALLOC_SITES record",
+        tag::HEAP_SUMMARY => "HEAP_SUMMARY record",
+        tag::START_THREAD => "START_THREAD record",
+        tag::END_THREAD => "END_THREAD record",
+        tag::HEAP_DUMP => "HEAP_DUMP record",
+        tag::CPU_SAMPLES => "CPU_SAMPLES record",
+        tag::CONTROL_SETTINGS => "CONTROL_SETTINGS record",
+        tag::HEAP_DUMP_SEGMENT => "HEAP_DUMP_SEGMENT record",
+        tag::HEAP_DUMP_END => "HEAP_DUMP_END record",
+        _ => "record with an unknown tag",
+    }
+}
+
 /// Length of a record header (`u1 tag, u4 time, u4 length`).
 pub const RECORD_HEADER_LEN: usize = 9;
 
 /// The 9-byte framing of a top-level record.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct RecordHeader {
     /// The record's tag.
     pub tag: u8,
@@ -86,7 +107,8 @@ impl RecordHeader {
 }
 
 /// What to do with a top-level tag this crate does not know.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum UnknownTags {
     /// Return it as [`Record::Unknown`] and go on (length framing makes that safe).
     #[default]
@@ -98,7 +120,8 @@ pub enum UnknownTags {
 }
 
 /// A `STRING_IN_UTF8` record (0x01): an id and (modified) UTF-8 bytes, not NUL-terminated.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Utf8<'a> {
     /// The string id that other records refer to.
     pub id: Id,
@@ -114,7 +137,8 @@ impl Utf8<'_> {
 }
 
 /// A `LOAD_CLASS` record (0x02).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct LoadClass {
     /// Class serial number (> 0).
     pub class_serial: u32,
@@ -127,14 +151,16 @@ pub struct LoadClass {
 }
 
 /// An `UNLOAD_CLASS` record (0x03).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct UnloadClass {
     /// Class serial number.
     pub class_serial: u32,
 }
 
 /// A `STACK_FRAME` record (0x04).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Frame {
     /// The frame id.
     pub frame_id: Id,
@@ -151,7 +177,8 @@ pub struct Frame {
 }
 
 /// A list of identifiers stored back to back (trace frames, object-array elements).
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct IdList<'a> {
     data: &'a [u8],
     id_size: IdSize,
@@ -209,7 +236,8 @@ fn read_id(b: &[u8]) -> Id {
 }
 
 /// A `STACK_TRACE` record (0x05).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Trace<'a> {
     /// Stack trace serial.
     pub stack_trace_serial: u32,
@@ -220,7 +248,8 @@ pub struct Trace<'a> {
 }
 
 /// One allocation site of an `ALLOC_SITES` record (25 bytes).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct AllocSite {
     /// 0 normal object, 2 object array, 4..=11 primitive array of that basic type.
     pub is_array: u8,
@@ -281,7 +310,8 @@ impl AllocSite {
 }
 
 /// An `ALLOC_SITES` record (0x06, JVMTI agent only).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct AllocSites<'a> {
     /// 0x1 incremental, 0x2 sorted by allocation, 0x4 force GC.
     pub flags: u16,
@@ -320,7 +350,8 @@ impl<'a> AllocSites<'a> {
 }
 
 /// A `HEAP_SUMMARY` record (0x07, agent only).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct HeapSummary {
     /// Live bytes.
     pub live_bytes: u32,
@@ -333,7 +364,8 @@ pub struct HeapSummary {
 }
 
 /// A `START_THREAD` record (0x0A, agent only).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct StartThread {
     /// Thread serial.
     pub thread_serial: u32,
@@ -350,14 +382,16 @@ pub struct StartThread {
 }
 
 /// An `END_THREAD` record (0x0B, agent only).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct EndThread {
     /// Thread serial.
     pub thread_serial: u32,
 }
 
 /// One entry of a `CPU_SAMPLES` record.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct CpuSample {
     /// How many samples hit this trace.
     pub samples: u32,
@@ -366,7 +400,8 @@ pub struct CpuSample {
 }
 
 /// A `CPU_SAMPLES` record (0x0D, agent only).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct CpuSamples<'a> {
     /// Total number of samples.
     pub total_samples: u32,
@@ -411,7 +446,8 @@ impl CpuSample {
 }
 
 /// A `CONTROL_SETTINGS` record (0x0E, agent only).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ControlSettings {
     /// 0x1 allocation traces on, 0x2 CPU sampling on.
     pub flags: u32,
@@ -421,7 +457,8 @@ pub struct ControlSettings {
 
 /// The body of a `HEAP_DUMP` (0x0C) or `HEAP_DUMP_SEGMENT` (0x1C): sub-records, decoded lazily
 /// with [`HeapDump::sub_records`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct HeapDump<'a> {
     /// The body bytes.
     pub body: &'a [u8],
@@ -439,7 +476,8 @@ impl<'a> HeapDump<'a> {
 }
 
 /// A decoded top-level record body. Bodies borrow from the input.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub enum Record<'a> {
     /// 0x01.
     Utf8(Utf8<'a>),
@@ -682,6 +720,13 @@ pub struct Records<'a> {
     c: Cursor<'a>,
     unknown: UnknownTags,
     done: bool,
+    salvage: bool,
+    /// The error to yield after a heap dump cut off by the end of the input (salvage mode).
+    pending: Option<Error>,
+    /// Records yielded so far.
+    records: u64,
+    /// A `HEAP_DUMP_SEGMENT` was yielded and no `HEAP_DUMP_END` after it yet.
+    segments_open: bool,
 }
 
 impl<'a> Records<'a> {
@@ -704,7 +749,22 @@ impl<'a> Records<'a> {
             c: Cursor::new(data, offset, id_size),
             unknown: UnknownTags::Surface,
             done: false,
+            salvage: false,
+            pending: None,
+            records: 0,
+            segments_open: false,
         }
+    }
+
+    /// Reads as much as possible of a file that may be cut off, and checks that it is whole:
+    /// a `HEAP_DUMP`/`HEAP_DUMP_SEGMENT` record that runs past the end of the input is yielded
+    /// with the bytes present as its body (its last sub-record is then incomplete), followed
+    /// by an [`Error::PastEnd`] saying how many bytes are missing; at the end of the input, a
+    /// file with no record after its header, or with `HEAP_DUMP_SEGMENT`s but no
+    /// `HEAP_DUMP_END` after them, yields an [`Error::UnexpectedEof`].
+    pub fn salvaging(mut self) -> Records<'a> {
+        self.salvage = true;
+        self
     }
 
     /// Sets what to do with unknown top-level tags (default: [`UnknownTags::Surface`]).
@@ -719,12 +779,45 @@ impl<'a> Records<'a> {
     }
 
     fn next_record(&mut self) -> Result<Option<(RecordHeader, Record<'a>)>> {
+        if let Some(e) = self.pending.take() {
+            return Err(e);
+        }
         loop {
             if self.c.is_empty() {
+                if self.salvage {
+                    self.check_complete()?;
+                }
                 return Ok(None);
             }
             let header = RecordHeader::parse(&mut self.c)?;
-            let body = self.c.bytes(header.length as usize, "a record body")?;
+            let len = header.length as usize;
+            let body = match self.c.bytes(len, "a record body") {
+                Ok(body) => body,
+                Err(e) if !self.salvage => return Err(e),
+                Err(_) => {
+                    let body = self.c.rest();
+                    let _ = self.c.skip(body.len(), "a record body");
+                    let cut = |at| Error::PastEnd {
+                        offset: header.offset,
+                        at,
+                        what: record_what(header.tag),
+                        needed: RECORD_HEADER_LEN as u64 + u64::from(header.length),
+                        available: (RECORD_HEADER_LEN + body.len()) as u64,
+                    };
+                    if !header.is_heap_dump() {
+                        return Err(cut(header.offset));
+                    }
+                    // The sub-records present are still worth reading.
+                    self.pending = Some(cut(self.c.offset()));
+                    body
+                }
+            };
+            self.records += 1;
+            match header.tag {
+                tag::HEAP_DUMP_SEGMENT => self.segments_open = true,
+                tag::HEAP_DUMP_END => self.segments_open = false,
+                _ => {}
+            }
             if !is_known_tag(header.tag) {
                 match self.unknown {
                     UnknownTags::Surface => {}
@@ -740,6 +833,27 @@ impl<'a> Records<'a> {
             let record = parse_body(&header, body, self.c.id_size())?;
             return Ok(Some((header, record)));
         }
+    }
+}
+
+impl Records<'_> {
+    /// The file-level checks at the end of the input (salvage mode).
+    fn check_complete(&self) -> Result<()> {
+        if self.records == 0 {
+            return Err(Error::UnexpectedEof {
+                offset: self.c.offset(),
+                expected: "a record after the file header (the file holds only its header)",
+                needed: RECORD_HEADER_LEN as u64,
+            });
+        }
+        if self.segments_open {
+            return Err(Error::UnexpectedEof {
+                offset: self.c.offset(),
+                expected: "the HEAP_DUMP_END record that ends the HEAP_DUMP_SEGMENTs",
+                needed: RECORD_HEADER_LEN as u64,
+            });
+        }
+        Ok(())
     }
 }
 

@@ -1,7 +1,6 @@
 //! Basic types of the binary format: identifiers, their size, and the basic-type codes used by
 //! class dumps and primitive arrays (`hprof.md` §1.4).
 
-use serde::{Deserialize, Serialize};
 
 /// An object, class, string or frame identifier. Stored as `u64` whatever the file's id size.
 pub type Id = u64;
@@ -9,7 +8,8 @@ pub type Id = u64;
 /// Size in bytes of every identifier in a dump, from the file header (`u4 id_size`).
 ///
 /// HotSpot writes 4 or 8, the JVMTI agent and ART always 4; other sizes are rejected.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum IdSize {
     /// 4-byte identifiers (32-bit JVMs, compressed-oops era agents, Android).
     Four,
@@ -39,7 +39,8 @@ impl IdSize {
 
 /// A basic-type code (`hprof.md` §1.4): field types in class dumps, element types of primitive
 /// arrays, `is_array` of allocation sites.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[repr(u8)]
 pub enum BasicType {
     /// 2: an object reference (id-sized).
@@ -131,7 +132,8 @@ impl BasicType {
 ///
 /// Floating-point values keep their exact bits (`f32::from_bits` gives the number), so values
 /// compare and round-trip exactly, NaN payloads included.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Value {
     /// An object reference (0 is `null`).
     Object(Id),
