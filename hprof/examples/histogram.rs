@@ -1,9 +1,10 @@
-//! Class histogram of a binary HPROF heap dump, read through the incremental decoder with a
-//! fixed buffer (memory stays bounded whatever the file size).
+//! Class histogram of a binary HPROF heap dump (`.hprof`, or gzip-compressed `.hprof.gz`),
+//! read through the incremental decoder with a bounded buffer: memory stays bounded by the
+//! largest record or sub-record, whatever the file size, and no declared length makes it
+//! allocate more than the file still holds.
 //!
 //! ```sh
-//! cargo run --release -p hprof-format --example histogram            # a bundled JDK 17 dump
-//! cargo run --release -p hprof-format --example histogram -- FILE    # your own dump
+//! cargo run --release -p hprof-format --example histogram -- FILE
 //! cargo run --release -p hprof-format --example histogram -- --threads 2 FILE
 //! ```
 //!
@@ -12,172 +13,207 @@
 //! decoder and buffer, and the histograms are merged.
 //!
 //! Prints one class per line: `instances<TAB>shallow_bytes<TAB>class_name`, sorted by
-//! instances descending, then name ascending.
+//! instances descending, then name ascending. A dump cut off or damaged part-way gives the
+//! histogram of everything before that point, `warning: FILE: partial: …` and exit status 3.
 #![allow(clippy::print_stdout, clippy::print_stderr, clippy::indexing_slicing)]
 
+mod common;
+
+use lexopt::ValueExt;
+
 use std::fs::File;
-use std::io::{self, BufReader, BufWriter, Read, Seek, SeekFrom, Write};
+use std::io::{BufReader, Read, Seek, SeekFrom};
 use std::process::ExitCode;
 
+use common::{Input, Stop};
 use hprof::binary::histogram::Histogram;
 use hprof::binary::incremental::Decoder;
+use hprof::binary::records::tag;
 use hprof::binary::{Cursor, Header, IdSize, RecordHeader};
 
-/// The buffer size: every read fills this buffer; it grows only for a single sub-record
-/// larger than it.
-const BUFFER: usize = 4 << 20;
+const USAGE: &str = "\
+usage: histogram [--threads N] FILE
 
-/// Streams bytes `[start, end)` of the file (`end = None`: to the end) through `decoder`.
+Prints the class histogram of a binary HPROF heap dump (FILE may be gzip-compressed):
+one class per line, `instances<TAB>shallow_bytes<TAB>class_name`, most instances first.
+
+options:
+  --threads N  decode N byte-balanced ranges of the file in parallel (not for gzip files)
+  -h, --help   print this help
+  --version    print the version
+";
+
+/// Streams `input` from its current position through `decoder` into a histogram; returns the
+/// histogram and, if reading stopped early, why.
 fn stream(
-    path: &str,
+    reader: &mut dyn Read,
     decoder: &mut Decoder,
-    start: u64,
-    end: Option<u64>,
-) -> Result<Histogram, String> {
-    let err = |e: &dyn std::fmt::Display| format!("{path}: {e}");
-    let mut file = File::open(path).map_err(|e| err(&e))?;
-    file.seek(SeekFrom::Start(start)).map_err(|e| err(&e))?;
-    let mut left = end.map(|e| e - start);
-    let mut buf = vec![0u8; BUFFER];
-    let mut filled = 0;
-    let mut hist = Histogram::new();
-    loop {
-        let room = buf.len() - filled;
-        let want = left.map_or(room, |l| room.min(l as usize));
-        let n = file
-            .read(&mut buf[filled..filled + want])
-            .map_err(|e| err(&e))?;
-        filled += n;
-        if let Some(l) = left.as_mut() {
-            *l -= n as u64;
-        }
-        let (consumed, needed) = decoder
-            .decode_with(&buf[..filled], &mut hist)
-            .map_err(|e| err(&e))?;
-        buf.copy_within(consumed..filled, 0);
-        filled -= consumed;
-        if n == 0 {
-            decoder.finish(&buf[..filled]).map_err(|e| err(&e))?;
-            return Ok(hist);
-        }
-        if filled + needed > buf.len() {
-            // One sub-record larger than the buffer: grow to exactly what it needs.
-            buf.resize(filled + needed, 0);
-        }
-    }
+    hist: &mut Histogram,
+) -> Result<(), Stop> {
+    common::stream(reader, decoder, |d, buf| d.decode_with(buf, hist))
 }
 
-/// Reads the header, then walks the record headers to cut the file into `threads`
-/// byte-balanced ranges that start and end on record boundaries.
-fn split(path: &str, threads: usize) -> Result<(Header, Vec<(u64, u64)>), String> {
-    let err = |e: &dyn std::fmt::Display| format!("{path}: {e}");
-    let file = File::open(path).map_err(|e| err(&e))?;
-    let size = file.metadata().map_err(|e| err(&e))?.len();
+/// Walks the record headers of the file to cut it into `threads` byte-balanced ranges that
+/// start and end on record boundaries. `None` when the framing is not whole (a record past
+/// the end of the file, no `HEAP_DUMP_END` after segments): the caller then streams the file
+/// on one thread, which says precisely what is missing.
+fn split(path: &str, threads: usize) -> std::io::Result<Option<(Header, Vec<(u64, u64)>)>> {
+    let file = File::open(path)?;
+    let size = file.metadata()?.len();
     let mut r = BufReader::with_capacity(64 << 10, file);
     let mut head = vec![0u8; 64];
-    let n = r.read(&mut head).map_err(|e| err(&e))?;
-    let (header, len) = Header::parse(&head[..n]).map_err(|e| err(&e))?;
-    r.seek(SeekFrom::Start(len as u64)).map_err(|e| err(&e))?;
+    let n = r.read(&mut head)?;
+    let Ok((header, len)) = Header::parse(&head[..n]) else {
+        return Ok(None);
+    };
+    r.seek(SeekFrom::Start(len as u64))?;
     let share = (size - len as u64) / threads as u64 + 1;
     let mut ranges = Vec::new();
     let (mut start, mut pos) = (len as u64, len as u64);
     let mut frame = [0u8; 9];
+    let (mut records, mut segments_open) = (0, false);
     while pos < size {
-        r.read_exact(&mut frame).map_err(|e| err(&e))?;
-        let h = RecordHeader::parse(&mut Cursor::new(&frame, pos, IdSize::Four))
-            .map_err(|e| err(&e))?;
-        r.seek_relative(i64::from(h.length)).map_err(|e| err(&e))?;
+        if size - pos < 9 {
+            return Ok(None);
+        }
+        r.read_exact(&mut frame)?;
+        let Ok(h) = RecordHeader::parse(&mut Cursor::new(&frame, pos, IdSize::Four)) else {
+            return Ok(None);
+        };
         pos += 9 + u64::from(h.length);
+        if pos > size {
+            return Ok(None);
+        }
+        r.seek_relative(i64::from(h.length))?;
+        records += 1;
+        match h.tag {
+            tag::HEAP_DUMP_SEGMENT => segments_open = true,
+            tag::HEAP_DUMP_END => segments_open = false,
+            _ => {}
+        }
         if pos - start >= share && ranges.len() + 1 < threads {
             ranges.push((start, pos));
             start = pos;
         }
     }
+    if records == 0 || segments_open {
+        return Ok(None);
+    }
     ranges.push((start, size));
-    Ok((header, ranges))
+    Ok(Some((header, ranges)))
 }
 
-fn histogram(path: &str, threads: usize) -> Result<Histogram, String> {
-    if threads <= 1 {
-        return stream(path, &mut Decoder::new(), 0, None);
-    }
-    let (header, ranges) = split(path, threads)?;
-    let parts: Vec<Result<Histogram, String>> = std::thread::scope(|s| {
-        let handles: Vec<_> = ranges
-            .iter()
-            .map(|&(start, end)| {
-                s.spawn(move || {
-                    stream(
-                        path,
-                        &mut Decoder::after_header(&header, start),
-                        start,
-                        Some(end),
-                    )
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| {
-                h.join()
-                    .unwrap_or_else(|_| Err("worker thread panicked".into()))
-            })
-            .collect()
-    });
+/// The histogram of the whole file, why reading stopped early if it did, and whether the file
+/// header was read.
+type Outcome = (Histogram, Option<Stop>, bool);
+
+fn histogram(path: &str, threads: usize) -> Result<Outcome, std::io::Error> {
+    let mut input = Input::open(path)?;
     let mut hist = Histogram::new();
+    let ranges = match threads {
+        0 | 1 => None,
+        _ if input.gzip => None,
+        _ => split(path, threads)?,
+    };
+    let Some((header, ranges)) = ranges else {
+        let mut decoder = match input.len {
+            Some(len) => Decoder::new().input_len(len),
+            None => Decoder::new(),
+        };
+        let stop = stream(&mut input.reader, &mut decoder, &mut hist).err();
+        input.done();
+        return Ok((hist, stop, decoder.offset() > 0));
+    };
+    input.done();
+    let parts: Vec<Result<(Histogram, Option<Stop>), std::io::Error>> =
+        std::thread::scope(|s| {
+            let handles: Vec<_> = ranges
+                .iter()
+                .map(|&(start, end)| {
+                    s.spawn(move || {
+                        let mut file = File::open(path)?;
+                        file.seek(SeekFrom::Start(start))?;
+                        let mut range = file.take(end - start);
+                        let mut decoder = Decoder::after_header(&header, start).input_len(end);
+                        let mut part = Histogram::new();
+                        let stop = stream(&mut range, &mut decoder, &mut part).err();
+                        Ok((part, stop))
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| {
+                    h.join()
+                        .unwrap_or_else(|_| Err(std::io::Error::other("worker thread panicked")))
+                })
+                .collect()
+        });
+    let mut first_stop = None;
     for p in parts {
-        hist.merge(p?);
+        let (part, stop) = p?;
+        hist.merge(part);
+        if first_stop.is_none() {
+            first_stop = stop;
+        }
     }
-    Ok(hist)
+    Ok((hist, first_stop, true))
 }
 
 fn main() -> ExitCode {
-    let mut args: Vec<String> = std::env::args().skip(1).collect();
-    let mut threads = 1;
-    if let Some(i) = args.iter().position(|a| a == "--threads") {
-        threads = match args.get(i + 1).and_then(|n| n.parse().ok()) {
-            Some(n) if n >= 1 => n,
-            _ => {
-                eprintln!("error: --threads needs a number >= 1");
-                return ExitCode::from(2);
-            }
+    let mut threads = 1usize;
+    let mut path: Option<String> = None;
+    let mut args = lexopt::Parser::from_env();
+    loop {
+        let arg = match args.next() {
+            Ok(Some(arg)) => arg,
+            Ok(None) => break,
+            Err(e) => return common::usage_error(USAGE, e),
         };
-        args.drain(i..i + 2);
-    }
-    let path = match args.first() {
-        Some(p) if p != "--help" && p != "-h" => p.clone(),
-        Some(_) => {
-            eprintln!(
-                "usage: histogram [FILE]   (default: a small JDK 17 dump bundled in the crate)"
-            );
-            return ExitCode::SUCCESS;
+        if let Some(exit) = common::standard_flag(&arg, "histogram", &usage()) {
+            return exit;
         }
-        None => concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/tests/data/binary/heapgen_jdk17.hprof"
-        )
-        .to_owned(),
-    };
-    let hist = match histogram(&path, threads) {
-        Ok(h) => h,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::FAILURE;
-        }
-    };
-    let stdout = io::stdout();
-    let mut out = BufWriter::new(stdout.lock());
-    for row in hist.rows() {
-        if writeln!(
-            out,
-            "{}\t{}\t{}",
-            row.instances, row.shallow_bytes, row.class_name
-        )
-        .is_err()
-        {
-            break; // stdout closed (e.g. piped into `head`)
+        match arg {
+            lexopt::Arg::Long("threads") => {
+                match args.value().map(|v| v.parse::<usize>()) {
+                    Ok(Ok(n)) if n >= 1 => threads = n,
+                    _ => return common::usage_error(USAGE, "--threads needs a number >= 1"),
+                }
+            }
+            lexopt::Arg::Value(v) if path.is_none() => path = Some(v.to_string_lossy().into()),
+            other => return common::usage_error(USAGE, other.unexpected()),
         }
     }
-    let _ = out.flush();
-    ExitCode::SUCCESS
+    let Some(path) = path else {
+        return common::usage_error(USAGE, "missing FILE");
+    };
+    let (hist, stop, header_read) = match histogram(&path, threads) {
+        Ok(r) => r,
+        Err(e) => return common::file_error(&path, e),
+    };
+    // Not even the header read (an empty or foreign file): an error, not an empty histogram.
+    if let (Some(stop), false) = (&stop, header_read) {
+        return common::file_error(&path, stop);
+    }
+    let rows = hist.rows();
+    if let Err(exit) = common::write_stdout(|out| {
+        for row in &rows {
+            writeln!(
+                out,
+                "{}\t{}\t{}",
+                row.instances, row.shallow_bytes, row.class_name
+            )?;
+        }
+        Ok(())
+    }) {
+        return exit;
+    }
+    match stop {
+        None => ExitCode::SUCCESS,
+        Some(stop) => common::partial(&path, stop),
+    }
+}
+
+fn usage() -> String {
+    format!("{USAGE}\n{}", common::EXIT_STATUS)
 }
