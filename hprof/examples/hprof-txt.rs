@@ -9,7 +9,7 @@
 
 mod common;
 
-use hprof::ascii::{CpuKind, Report, Section, Truncation};
+use hprof::ascii::{CpuKind, Item, Report, Section, Truncation};
 use serde_json::json;
 use std::process::ExitCode;
 
@@ -57,10 +57,19 @@ fn main() -> ExitCode {
     };
     let (report, errors) = Report::parse_recovering(&data);
     // Nothing that makes a report (empty, another format): an error, not a zeroed summary.
-    if report.header().is_none() {
+    let recognised = report.items.iter().any(|i| {
+        !matches!(
+            i,
+            Item::Prelude(_) | Item::Separator | Item::Blank | Item::Unparsed(_)
+        )
+    });
+    if !recognised {
         return match errors.first() {
             Some(e) => common::file_error(&file, format_args!("not an HPROF ASCII report: {e}")),
-            None => common::file_error(&file, "not an HPROF ASCII report: no JAVA PROFILE header"),
+            None => common::file_error(
+                &file,
+                "not an HPROF ASCII report: no header, trace or section found",
+            ),
         };
     }
     let mut problems: Vec<String> = errors.iter().map(ToString::to_string).collect();
