@@ -45,11 +45,7 @@ options:
 
 /// Streams `input` from its current position through `decoder` into a histogram; returns the
 /// histogram and, if reading stopped early, why.
-fn stream(
-    reader: &mut dyn Read,
-    decoder: &mut Decoder,
-    hist: &mut Histogram,
-) -> Result<(), Stop> {
+fn stream(reader: &mut dyn Read, decoder: &mut Decoder, hist: &mut Histogram) -> Result<(), Stop> {
     common::stream(reader, decoder, |d, buf| d.decode_with(buf, hist))
 }
 
@@ -125,30 +121,29 @@ fn histogram(path: &str, threads: usize) -> Result<Outcome, std::io::Error> {
         return Ok((hist, stop, decoder.offset() > 0));
     };
     input.done();
-    let parts: Vec<Result<(Histogram, Option<Stop>), std::io::Error>> =
-        std::thread::scope(|s| {
-            let handles: Vec<_> = ranges
-                .iter()
-                .map(|&(start, end)| {
-                    s.spawn(move || {
-                        let mut file = File::open(path)?;
-                        file.seek(SeekFrom::Start(start))?;
-                        let mut range = file.take(end - start);
-                        let mut decoder = Decoder::after_header(&header, start).input_len(end);
-                        let mut part = Histogram::new();
-                        let stop = stream(&mut range, &mut decoder, &mut part).err();
-                        Ok((part, stop))
-                    })
+    let parts: Vec<Result<(Histogram, Option<Stop>), std::io::Error>> = std::thread::scope(|s| {
+        let handles: Vec<_> = ranges
+            .iter()
+            .map(|&(start, end)| {
+                s.spawn(move || {
+                    let mut file = File::open(path)?;
+                    file.seek(SeekFrom::Start(start))?;
+                    let mut range = file.take(end - start);
+                    let mut decoder = Decoder::after_header(&header, start).input_len(end);
+                    let mut part = Histogram::new();
+                    let stop = stream(&mut range, &mut decoder, &mut part).err();
+                    Ok((part, stop))
                 })
-                .collect();
-            handles
-                .into_iter()
-                .map(|h| {
-                    h.join()
-                        .unwrap_or_else(|_| Err(std::io::Error::other("worker thread panicked")))
-                })
-                .collect()
-        });
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| {
+                h.join()
+                    .unwrap_or_else(|_| Err(std::io::Error::other("worker thread panicked")))
+            })
+            .collect()
+    });
     let mut first_stop = None;
     for p in parts {
         let (part, stop) = p?;
@@ -174,12 +169,10 @@ fn main() -> ExitCode {
             return exit;
         }
         match arg {
-            lexopt::Arg::Long("threads") => {
-                match args.value().map(|v| v.parse::<usize>()) {
-                    Ok(Ok(n)) if n >= 1 => threads = n,
-                    _ => return common::usage_error(USAGE, "--threads needs a number >= 1"),
-                }
-            }
+            lexopt::Arg::Long("threads") => match args.value().map(|v| v.parse::<usize>()) {
+                Ok(Ok(n)) if n >= 1 => threads = n,
+                _ => return common::usage_error(USAGE, "--threads needs a number >= 1"),
+            },
             lexopt::Arg::Value(v) if path.is_none() => path = Some(v.to_string_lossy().into()),
             other => return common::usage_error(USAGE, other.unexpected()),
         }

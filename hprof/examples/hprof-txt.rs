@@ -116,7 +116,10 @@ fn truncation(t: &Truncation<String>) -> String {
         s.push_str(section);
     }
     if let Some(line) = &t.partial_line {
-        s.push_str(&format!("; its last line is cut off ({} byte(s), not read): {line:?}", line.len()));
+        s.push_str(&format!(
+            "; its last line is cut off ({} byte(s), not read): {line:?}",
+            line.len()
+        ));
     }
     s
 }

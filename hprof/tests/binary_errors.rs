@@ -177,7 +177,10 @@ fn record_length_past_the_end() {
         "{e}"
     );
     // With them, and incrementally: the record, its offset, and how much is missing.
-    assert_eq!(one_shot(&data).unwrap_err(), incremental(&data).unwrap_err());
+    assert_eq!(
+        one_shot(&data).unwrap_err(),
+        incremental(&data).unwrap_err()
+    );
     let e = incremental(&data).unwrap_err();
     assert_eq!(
         e,

@@ -72,7 +72,9 @@ fn println_quiet(text: &str) {
 /// Writes the program's output through a buffer; a closed pipe is a clean stop.
 ///
 /// Returns `Err(exit)` when writing failed for another reason (reported on stderr).
-pub(crate) fn write_stdout(f: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> Result<(), ExitCode> {
+pub(crate) fn write_stdout(
+    f: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+) -> Result<(), ExitCode> {
     let mut out = io::BufWriter::new(io::stdout().lock());
     match f(&mut out).and_then(|()| out.flush()) {
         Ok(()) => Ok(()),

@@ -1,7 +1,6 @@
 //! Percentages printed with `%5.2f%%` in SITES, CPU and MONITOR TIME rows. The source text is
 //! kept, because printf rounding makes the value alone unable to reproduce it.
 
-
 /// A percentage as written in the report, e.g. `24.67` (without the `%`).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]

@@ -1,7 +1,6 @@
 //! The file header (`hprof.md` §1.1): NUL-terminated magic `JAVA PROFILE 1.0.x`, `u4`
 //! identifier size, `u8` timestamp in milliseconds since the Unix epoch.
 
-
 use super::cursor::Cursor;
 use super::error::{Error, Result};
 use super::types::IdSize;

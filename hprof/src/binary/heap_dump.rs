@@ -5,7 +5,6 @@
 //!
 //! Sub-records carry no length: an unknown sub-tag ends decoding of its heap-dump record.
 
-
 use super::cursor::Cursor;
 use super::error::{Error, Result};
 use super::records::IdList;

@@ -9,7 +9,6 @@
 use std::collections::HashMap;
 use std::hash::{BuildHasher, Hasher};
 
-
 use super::error::Error;
 use super::error::{Result, Salvaged};
 use super::heap_dump::SubRecord;
@@ -317,7 +316,9 @@ impl Histogram {
         let mut decoder = Decoder::new().input_len(data.len() as u64);
         let mut h = Histogram::new();
         let error = match decoder.decode_with(data, &mut h) {
-            Ok((consumed, _)) => decoder.finish(data.get(consumed..).unwrap_or_default()).err(),
+            Ok((consumed, _)) => decoder
+                .finish(data.get(consumed..).unwrap_or_default())
+                .err(),
             Err(e) => Some(e),
         };
         match (h.id_size, error) {

@@ -8,7 +8,6 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-
 use super::cursor::Cursor;
 use super::error::{Error, Result, Salvaged};
 use super::header::Header;

@@ -3,7 +3,6 @@
 //! HEAP_SUMMARY, START_THREAD, END_THREAD, HEAP_DUMP, CPU_SAMPLES, CONTROL_SETTINGS,
 //! HEAP_DUMP_SEGMENT, HEAP_DUMP_END.
 
-
 use super::cursor::Cursor;
 use super::error::{Error, Result};
 use super::header::Header;

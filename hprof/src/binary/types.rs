@@ -1,7 +1,6 @@
 //! Basic types of the binary format: identifiers, their size, and the basic-type codes used by
 //! class dumps and primitive arrays (`hprof.md` §1.4).
 
-
 /// An object, class, string or frame identifier. Stored as `u64` whatever the file's id size.
 pub type Id = u64;
 
