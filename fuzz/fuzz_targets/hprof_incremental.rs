@@ -1,8 +1,11 @@
 //! `hprof` incremental decoding: feeding the input in chunks (sizes taken from the input)
-//! gives exactly the events, and the same success or failure, as feeding it at once.
+//! gives exactly the events, and the same success or failure, as feeding it at once; telling
+//! the decoder the input's size changes neither, and it then never asks for more bytes than
+//! the input holds; salvaging gives the same verdict.
 #![no_main]
 
-use hprof::binary::incremental::{BufferedDecoder, Decoder, Event};
+use hprof::binary::histogram::Histogram;
+use hprof::binary::incremental::{BufferedDecoder, Decoder, Event, Status};
 use libfuzzer_sys::fuzz_target;
 
 fn at_once(data: &[u8]) -> (Vec<String>, bool) {
@@ -13,6 +16,28 @@ fn at_once(data: &[u8]) -> (Vec<String>, bool) {
         Err(_) => false,
     };
     (events, ok)
+}
+
+/// At once, with the input's size known: every `needed` stays within the input.
+fn at_once_sized(data: &[u8]) -> (Vec<String>, bool) {
+    let mut d = Decoder::new().input_len(data.len() as u64);
+    let mut events = Vec::new();
+    let mut pending = data;
+    loop {
+        match d.decode(pending) {
+            Ok(Status::Complete { item, consumed }) => {
+                events.push(format!("{item:?}"));
+                pending = &pending[consumed..];
+            }
+            Ok(Status::Partial { consumed, needed }) => {
+                pending = &pending[consumed..];
+                let end = data.len() - pending.len();
+                assert!(end + needed <= data.len() + 1, "asked for {needed} at {end}");
+                return (events, d.finish(pending).is_ok());
+            }
+            Err(_) => return (events, false),
+        }
+    }
 }
 
 fn chunked(data: &[u8], sizes: &[u8]) -> (Vec<String>, bool) {
@@ -48,6 +73,13 @@ fuzz_target!(|input: &[u8]| {
     let (sizes, data) = rest.split_at(n);
     let (a, a_ok) = at_once(data);
     let (b, b_ok) = chunked(data, sizes);
+    let (c, c_ok) = at_once_sized(data);
+    assert_eq!(a_ok, c_ok);
+    let k = a.len().min(c.len());
+    assert_eq!(a[..k], c[..k]);
+    if let Ok(s) = Histogram::salvage(data) {
+        assert_eq!(s.is_complete(), a_ok);
+    }
     assert_eq!(a_ok, b_ok);
     if a_ok {
         assert_eq!(a, b);

@@ -6,37 +6,53 @@
 //! histogram. [`ascii`] holds the parser and writer for `java.hprof.txt` reports.
 //!
 //! ```
-//! use hprof::binary::{Record, Records, SubRecord};
+//! use hprof::binary::{GcRoot, Header, IdSize, InstanceDump, LoadClass, Record, Records};
+//! use hprof::binary::{SubRecord, Utf8, Version};
 //! use hprof::binary::histogram::Histogram;
+//! use hprof::binary::write::Writer;
 //!
-//! // A real JDK 17 dump (HotSpot, id size 8, HEAP_DUMP_SEGMENTs).
-//! let data = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"),
-//!     "/tests/data/binary/heapgen_jdk17.hprof"))?;
+//! // A small dump, written with the crate's writer: one class, 1000 instances, one root.
+//! let header = Header { version: Version::V1_0_2, id_size: IdSize::Eight, timestamp_ms: 0 };
+//! let mut writer = Writer::new(Vec::new(), &header)?;
+//! writer.write_record(0, &Record::Utf8(Utf8 { id: 0x20, bytes: b"java/lang/String" }))?;
+//! let load = LoadClass { class_serial: 1, class_id: 0x10, stack_trace_serial: 0, name_id: 0x20 };
+//! writer.write_record(0, &Record::LoadClass(load))?;
+//! writer.write_sub_record(&SubRecord::Root(GcRoot::StickyClass { object_id: 0x10 }))?;
+//! for object_id in 0x1000..0x1000 + 1000 {
+//!     let dump = InstanceDump { object_id, stack_trace_serial: 0, class_id: 0x10, data: &[0; 12] };
+//!     writer.write_sub_record(&SubRecord::InstanceDump(dump))?;
+//! }
+//! let data = writer.finish()?; // a HEAP_DUMP_SEGMENT, then HEAP_DUMP_END
 //!
 //! // Walk every record and heap-dump sub-record, borrowing from `data`.
 //! let (header, records) = Records::new(&data)?;
 //! assert_eq!(header.id_size.bytes(), 8);
-//! let (mut classes, mut instances) = (0, 0);
+//! let (mut roots, mut instances) = (0, 0);
 //! for record in records {
 //!     let (_framing, record) = record?;
 //!     if let Record::HeapDumpSegment(segment) = record {
 //!         for sub in segment.sub_records() {
 //!             match sub? {
-//!                 SubRecord::ClassDump(_) => classes += 1,
+//!                 SubRecord::Root(_) => roots += 1,
 //!                 SubRecord::InstanceDump(_) => instances += 1,
 //!                 _ => {}
 //!             }
 //!         }
 //!     }
 //! }
-//! assert!(classes > 100 && instances > 1_000);
+//! assert_eq!((roots, instances), (1, 1000));
 //!
 //! // The class histogram, largest class first.
 //! let rows = Histogram::from_bytes(&data)?.rows();
-//! assert!(rows.iter().any(|r| r.class_name == "java.lang.String" && r.instances > 1000));
+//! assert_eq!(rows[0].class_name, "java.lang.String");
+//! assert_eq!((rows[0].instances, rows[0].shallow_bytes), (1000, 12_000));
+//!
+//! // A dump cut off part-way: what it holds, and where and why reading stopped.
+//! let salvaged = Histogram::salvage(&data[..data.len() / 2])?;
+//! assert!(salvaged.value.total_instances() > 400);
+//! assert!(salvaged.error.unwrap().to_string().contains("byte(s) missing"));
 //!
 //! // Decode → encode is byte-identical.
-//! use hprof::binary::write::Writer;
 //! let mut writer = Writer::new(Vec::new(), &header)?;
 //! for record in Records::new(&data)?.1 {
 //!     let (framing, record) = record?;

@@ -8,6 +8,7 @@ use super::types::IdSize;
 /// The format version named by the magic string.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
 pub enum Version {
     /// `JAVA PROFILE 1.0` (listed by Shark; never seen in the wild).
     V1_0,

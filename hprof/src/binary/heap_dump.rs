@@ -91,6 +91,7 @@ pub mod sub_tag {
 /// A GC root sub-record.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
 pub enum GcRoot {
     /// 0xFF `ROOT_UNKNOWN`.
     Unknown {
@@ -342,9 +343,9 @@ impl<'a> ClassDump<'a> {
             if c.is_empty() {
                 return None;
             }
-            let index = c.u2("").ok()?;
-            let ty = c.basic_type("").ok()?;
-            let value = c.value(ty, "").ok()?;
+            let index = c.u2("CLASS_DUMP constant pool index").ok()?;
+            let ty = c.basic_type("CLASS_DUMP constant pool entry type").ok()?;
+            let value = c.value(ty, "CLASS_DUMP constant pool value").ok()?;
             Some(ConstantPoolEntry { index, value })
         })
     }
@@ -356,9 +357,9 @@ impl<'a> ClassDump<'a> {
             if c.is_empty() {
                 return None;
             }
-            let name_id = c.id("").ok()?;
-            let ty = c.basic_type("").ok()?;
-            let value = c.value(ty, "").ok()?;
+            let name_id = c.id("CLASS_DUMP static field name id").ok()?;
+            let ty = c.basic_type("CLASS_DUMP static field type").ok()?;
+            let value = c.value(ty, "CLASS_DUMP static field value").ok()?;
             Some(StaticField { name_id, value })
         })
     }
@@ -370,8 +371,8 @@ impl<'a> ClassDump<'a> {
             if c.is_empty() {
                 return None;
             }
-            let name_id = c.id("").ok()?;
-            let field_type = c.basic_type("").ok()?;
+            let name_id = c.id("CLASS_DUMP instance field name id").ok()?;
+            let field_type = c.basic_type("CLASS_DUMP instance field type").ok()?;
             Some(FieldDescriptor {
                 name_id,
                 field_type,
@@ -438,7 +439,7 @@ impl<'a> PrimitiveArrayDump<'a> {
     pub fn values(&self) -> impl Iterator<Item = Value> + 'a {
         let ty = self.element_type;
         let mut c = Cursor::new(self.data, 0, IdSize::Four);
-        std::iter::from_fn(move || c.value(ty, "").ok())
+        std::iter::from_fn(move || c.value(ty, "PRIM_ARRAY_DUMP element").ok())
     }
 
     /// For `char[]`: the UTF-16 code units.
@@ -481,6 +482,7 @@ pub struct HeapDumpInfo {
 /// A decoded heap-dump sub-record; variable parts borrow from the input.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[non_exhaustive]
 pub enum SubRecord<'a> {
     /// Any `ROOT_*` sub-record.
     Root(GcRoot),

@@ -23,7 +23,7 @@ use super::types::{BasicType, Id, IdSize};
 /// drawn at random for each map (see [`IdState`]) no fixed set of ids makes every lookup
 /// probe the same buckets, as they could with an unseeded multiplicative hash.
 #[derive(Debug, Default, Clone, Copy)]
-pub struct IdHasher {
+pub(crate) struct IdHasher {
     seed: u64,
     hash: u64,
 }
@@ -57,7 +57,7 @@ impl Hasher for IdHasher {
 /// Builds [`IdHasher`]s with a seed drawn at random (from the standard library's per-process
 /// random keys) when the map is created.
 #[derive(Debug, Clone, Copy)]
-pub struct IdState {
+pub(crate) struct IdState {
     seed: u64,
 }
 
@@ -81,7 +81,7 @@ impl BuildHasher for IdState {
 }
 
 /// A `HashMap` keyed by [`Id`] with [`IdHasher`].
-pub type IdMap<V> = HashMap<Id, V, IdState>;
+pub(crate) type IdMap<V> = HashMap<Id, V, IdState>;
 
 /// Class names gathered from `UTF8` and `LOAD_CLASS` records (owned, so they outlive the
 /// input buffer of an incremental decoder).
@@ -268,12 +268,21 @@ impl ClassCounts {
 /// [`Decoder::decode_with`](super::incremental::Decoder::decode_with), the fast path).
 ///
 /// ```
-/// let data = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"),
-///     "/tests/data/binary/haha_sun_jdk5_64bit.hprof")).unwrap();
+/// use hprof::binary::{Header, IdSize, LoadClass, PrimitiveArrayDump, Record, SubRecord};
+/// use hprof::binary::{BasicType, Utf8, Version};
+/// use hprof::binary::write::Writer;
+/// let header = Header { version: Version::V1_0_2, id_size: IdSize::Four, timestamp_ms: 0 };
+/// let mut w = Writer::new(Vec::new(), &header)?;
+/// let array = PrimitiveArrayDump {
+///     array_id: 1, stack_trace_serial: 0, element_type: BasicType::Int, data: &[0; 8] };
+/// w.write_sub_record(&SubRecord::PrimitiveArrayDump(array))?;
+/// let data = w.finish()?;
+///
 /// let hist = hprof::binary::histogram::Histogram::from_bytes(&data)?;
 /// let rows = hist.rows();
-/// assert!(rows.iter().any(|r| r.class_name == "java.lang.String"));
-/// # Ok::<(), hprof::binary::Error>(())
+/// assert_eq!((rows[0].class_name.as_str(), rows[0].instances, rows[0].shallow_bytes),
+///     ("int[]", 1, 8));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Debug, Clone, Default)]
 pub struct Histogram {

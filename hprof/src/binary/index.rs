@@ -80,7 +80,9 @@ impl<'a> ClassLayout<'a> {
     pub fn field(&self, instance: &InstanceDump<'_>, id_size: IdSize, name: &str) -> Option<Value> {
         let f = self.fields.iter().find(|f| f.name == name.as_bytes())?;
         let bytes = instance.data.get(f.offset..)?;
-        Cursor::new(bytes, 0, id_size).value(f.field_type, "").ok()
+        Cursor::new(bytes, 0, id_size)
+            .value(f.field_type, "INSTANCE_DUMP field value")
+            .ok()
     }
 }
 
@@ -226,12 +228,20 @@ type StringFields = (Id, Option<i64>, Option<i64>, Option<i64>);
 /// The one-pass index of a dump held in memory.
 ///
 /// ```
+/// use hprof::binary::{GcRoot, Header, IdSize, LoadClass, Record, SubRecord, Utf8, Version};
 /// use hprof::binary::index::Index;
-/// let data = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"),
-///     "/tests/data/binary/heapgen_jdk17.hprof"))?;
+/// use hprof::binary::write::Writer;
+/// let header = Header { version: Version::V1_0_2, id_size: IdSize::Eight, timestamp_ms: 0 };
+/// let mut w = Writer::new(Vec::new(), &header)?;
+/// w.write_record(0, &Record::Utf8(Utf8 { id: 0x20, bytes: b"java/util/HashMap" }))?;
+/// let load = LoadClass { class_serial: 1, class_id: 0x10, stack_trace_serial: 0, name_id: 0x20 };
+/// w.write_record(0, &Record::LoadClass(load))?;
+/// w.write_sub_record(&SubRecord::Root(GcRoot::StickyClass { object_id: 0x10 }))?;
+/// let data = w.finish()?;
+///
 /// let index = Index::build(&data)?;
-/// let strings = index.java_strings()?;
-/// assert!(strings.values().any(|s| &**s == "java.lang.Object"));
+/// assert_eq!(index.class_name(0x10).as_deref(), Some("java.util.HashMap"));
+/// assert_eq!(index.roots(), [GcRoot::StickyClass { object_id: 0x10 }]);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Debug, Clone)]
@@ -581,7 +591,7 @@ impl<'a> Index<'a> {
     /// Decoding errors of the heap dumps; [`Error::Invalid`] when the distinct texts (Java 6
     /// substrings of one array at many different ranges) would exceed 4 times the heap dumps'
     /// size plus 64 MiB.
-    pub fn java_strings(&self) -> Result<IdMap<Arc<str>>> {
+    pub fn java_strings(&self) -> Result<HashMap<Id, Arc<str>>> {
         let id_size = self.header.id_size;
         let string_classes = self.classes_named("java.lang.String");
         let mut layouts = IdMap::default();
@@ -634,7 +644,7 @@ impl<'a> Index<'a> {
         // one array at many offsets) counts against a budget proportional to the dump.
         let dump_bytes: usize = self.heap_dumps.iter().map(|d| d.body.len()).sum();
         let mut budget = dump_bytes.saturating_mul(4).saturating_add(64 << 20);
-        let mut out: IdMap<Arc<str>> = IdMap::default();
+        let mut out: HashMap<Id, Arc<str>> = HashMap::new();
         let empty: Arc<str> = Arc::from("");
         let sub_records = self
             .heap_dumps

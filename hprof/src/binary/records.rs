@@ -273,13 +273,13 @@ impl AllocSite {
     fn parse(b: &[u8]) -> Option<AllocSite> {
         let mut c = Cursor::new(b, 0, IdSize::Four);
         Some(AllocSite {
-            is_array: c.u1("").ok()?,
-            class_serial: c.u4("").ok()?,
-            stack_trace_serial: c.u4("").ok()?,
-            bytes_alive: c.u4("").ok()?,
-            instances_alive: c.u4("").ok()?,
-            bytes_allocated: c.u4("").ok()?,
-            instances_allocated: c.u4("").ok()?,
+            is_array: c.u1("ALLOC_SITES site is array").ok()?,
+            class_serial: c.u4("ALLOC_SITES site class serial").ok()?,
+            stack_trace_serial: c.u4("ALLOC_SITES site stack trace serial").ok()?,
+            bytes_alive: c.u4("ALLOC_SITES site bytes alive").ok()?,
+            instances_alive: c.u4("ALLOC_SITES site instances alive").ok()?,
+            bytes_allocated: c.u4("ALLOC_SITES site bytes allocated").ok()?,
+            instances_allocated: c.u4("ALLOC_SITES site instances allocated").ok()?,
         })
     }
 
@@ -425,8 +425,8 @@ impl<'a> CpuSamples<'a> {
         self.traces.chunks_exact(8).filter_map(|b| {
             let mut c = Cursor::new(b, 0, IdSize::Four);
             Some(CpuSample {
-                samples: c.u4("").ok()?,
-                stack_trace_serial: c.u4("").ok()?,
+                samples: c.u4("CPU_SAMPLES trace sample count").ok()?,
+                stack_trace_serial: c.u4("CPU_SAMPLES trace stack trace serial").ok()?,
             })
         })
     }
@@ -477,6 +477,7 @@ impl<'a> HeapDump<'a> {
 /// A decoded top-level record body. Bodies borrow from the input.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[non_exhaustive]
 pub enum Record<'a> {
     /// 0x01.
     Utf8(Utf8<'a>),
@@ -605,7 +606,7 @@ fn parse_fields<'a>(t: u8, c: &mut Cursor<'a>) -> Result<Record<'a>> {
             let id = c.id("the UTF8 string id")?;
             Record::Utf8(Utf8 {
                 id,
-                bytes: c.bytes(c.remaining(), "")?,
+                bytes: c.bytes(c.remaining(), "the UTF8 string bytes")?,
             })
         }
         tag::LOAD_CLASS => Record::LoadClass(LoadClass {
@@ -676,7 +677,7 @@ fn parse_fields<'a>(t: u8, c: &mut Cursor<'a>) -> Result<Record<'a>> {
         }),
         tag::HEAP_DUMP | tag::HEAP_DUMP_SEGMENT => {
             let offset = c.offset();
-            let body = c.bytes(c.remaining(), "")?;
+            let body = c.bytes(c.remaining(), "the heap dump body")?;
             let dump = HeapDump {
                 body,
                 offset,
@@ -705,7 +706,7 @@ fn parse_fields<'a>(t: u8, c: &mut Cursor<'a>) -> Result<Record<'a>> {
         tag::HEAP_DUMP_END => Record::HeapDumpEnd,
         other => Record::Unknown {
             tag: other,
-            body: c.bytes(c.remaining(), "")?,
+            body: c.bytes(c.remaining(), "the body of a record with an unknown tag")?,
         },
     })
 }
