@@ -49,11 +49,14 @@ fn stream(reader: &mut dyn Read, decoder: &mut Decoder, hist: &mut Histogram) ->
     common::stream(reader, decoder, |d, buf| d.decode_with(buf, hist))
 }
 
+/// The file header and the byte ranges `[start, end)` of the records of each thread.
+type Split = (Header, Vec<(u64, u64)>);
+
 /// Walks the record headers of the file to cut it into `threads` byte-balanced ranges that
 /// start and end on record boundaries. `None` when the framing is not whole (a record past
 /// the end of the file, no `HEAP_DUMP_END` after segments): the caller then streams the file
 /// on one thread, which says precisely what is missing.
-fn split(path: &str, threads: usize) -> std::io::Result<Option<(Header, Vec<(u64, u64)>)>> {
+fn split(path: &str, threads: usize) -> std::io::Result<Option<Split>> {
     let file = File::open(path)?;
     let size = file.metadata()?.len();
     let mut r = BufReader::with_capacity(64 << 10, file);

@@ -47,6 +47,7 @@ fn every_fixture_parses_without_error_and_re_emits_byte_identically() {
     }
 }
 
+#[cfg(feature = "serde")]
 #[test]
 fn serde_round_trip_keeps_model_and_indexes() {
     for name in FIXTURES {
