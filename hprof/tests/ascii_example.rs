@@ -66,6 +66,26 @@ fn summary_matches_independent_counts() {
 /// Runs the example binary (built first if `cargo test` has not built it).
 #[test]
 fn example_binary_prints_contract_and_rewrites_identically() {
+    // Built from the current sources (testkit reuses a binary that exists, which may be stale).
+    let exe = std::env::current_exe().unwrap();
+    let release = exe
+        .parent()
+        .and_then(Path::parent)
+        .and_then(Path::file_name)
+        .is_some_and(|n| n == "release");
+    let mut cmd = std::process::Command::new(env!("CARGO"));
+    cmd.args([
+        "build",
+        "-q",
+        "-p",
+        "hprof-format",
+        "--example",
+        "hprof-txt",
+    ]);
+    if release {
+        cmd.arg("--release");
+    }
+    assert!(cmd.status().unwrap().success(), "building hprof-txt");
     let bin = testkit::cli::Example::new("hprof-format", "hprof-txt").path();
     let tmp = std::env::temp_dir().join(format!("hprof-txt-test-{}", std::process::id()));
     std::fs::create_dir_all(&tmp).unwrap();

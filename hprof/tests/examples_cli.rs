@@ -22,6 +22,27 @@ const JDK5: &str = "tests/data/binary/haha_sun_jdk5_64bit.hprof";
 const SLURP: &str = "tests/data/binary/hprof-slurp_hprof-32.hprof";
 const SIMNET: &str = "tests/data/ascii/SimNet_java.hprof.txt";
 
+/// The example `name`, its binary built from the current sources first (testkit reuses a
+/// binary that exists, which may be stale).
+fn example(name: &'static str) -> Example {
+    static BUILT: std::sync::Once = std::sync::Once::new();
+    BUILT.call_once(|| {
+        let exe = std::env::current_exe().unwrap();
+        let release = exe
+            .parent()
+            .and_then(std::path::Path::parent)
+            .and_then(std::path::Path::file_name)
+            .is_some_and(|n| n == "release");
+        let mut cmd = std::process::Command::new(env!("CARGO"));
+        cmd.args(["build", "-q", "-p", PACKAGE, "--examples"]);
+        if release {
+            cmd.arg("--release");
+        }
+        assert!(cmd.status().unwrap().success(), "building the examples");
+    });
+    Example::new(PACKAGE, name)
+}
+
 /// A scratch folder for this test process.
 fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("hprof-cli-{}-{name}", std::process::id()));
@@ -73,7 +94,7 @@ fn middle_of_a_segment(data: &[u8]) -> usize {
 
 #[test]
 fn histogram_manners() {
-    Example::new(PACKAGE, "histogram").check_manners(&Inputs {
+    example("histogram").check_manners(&Inputs {
         good: &[JDK5],
         foreign: SIMNET,
         big_output: &[JDK17],
@@ -84,7 +105,7 @@ fn histogram_manners() {
 fn rewrite_manners() {
     let dir = scratch("rewrite-manners");
     let out = dir.join("out.hprof");
-    Example::new(PACKAGE, "rewrite").check_manners(&Inputs {
+    example("rewrite").check_manners(&Inputs {
         good: &[SLURP, out.to_str().unwrap()],
         foreign: SIMNET,
         big_output: &[SLURP, out.to_str().unwrap()],
@@ -94,7 +115,7 @@ fn rewrite_manners() {
 
 #[test]
 fn hprof_txt_manners() {
-    Example::new(PACKAGE, "hprof-txt").check_manners(&Inputs {
+    example("hprof-txt").check_manners(&Inputs {
         good: &[SIMNET],
         foreign: SLURP,
         big_output: &["tests/data/ascii/optimization_java.hprof.txt"],
@@ -103,7 +124,7 @@ fn hprof_txt_manners() {
 
 #[test]
 fn histogram_of_a_whole_dump_plain_gzip_and_threaded_agree() {
-    let tool = Example::new(PACKAGE, "histogram");
+    let tool = example("histogram");
     let dir = scratch("histogram-gz");
     let gz = file(&dir, "dump.hprof.gz", &gzip(&std::fs::read(JDK17).unwrap()));
     let plain = tool.run(&[JDK17]);
@@ -123,7 +144,7 @@ fn histogram_of_a_whole_dump_plain_gzip_and_threaded_agree() {
 
 #[test]
 fn histogram_of_a_cut_off_dump_is_partial() {
-    let tool = Example::new(PACKAGE, "histogram");
+    let tool = example("histogram");
     let dir = scratch("histogram-cut");
     let data = std::fs::read(JDK17).unwrap();
     let whole = stdout(&tool.run(&[JDK17]));
@@ -198,18 +219,43 @@ fn hostile_lengths_are_errors_not_allocations() {
             ("histogram", vec![path.as_str()]),
             ("rewrite", vec![path.as_str(), out_file]),
         ] {
-            let out = Example::new(PACKAGE, tool).run(&args);
+            let out = example(tool).run(&args);
             expect(&out, 3, tool, path);
             let w = partial_warning(&out, path);
             assert!(w.contains(what), "{tool}: {w}");
         }
+    }
+    // Gzip-compressed, the size is unknown while streaming: the decoder's limit (1 GiB) or
+    // the data actually read bounds the buffer.
+    let mut g = data.clone();
+    g[36..40].copy_from_slice(&0x2000_0000u32.to_be_bytes()); // 512 MiB
+    let cases = [
+        (
+            gzip(&m),
+            "STACK_TRACE record at byte 31 declares 4294967304 byte(s), more than the limit",
+        ),
+        (
+            gzip(&f),
+            "UTF8 record at byte 171645 declares 1073741857 byte(s), more than the limit",
+        ),
+        (
+            gzip(&g),
+            "STACK_TRACE record at byte 31 needs 536870921 byte(s)",
+        ),
+    ];
+    for (i, (bytes, what)) in cases.iter().enumerate() {
+        let path = file(&dir, &format!("hostile-{i}.hprof.gz"), bytes);
+        let out = example("histogram").run(&[&path]);
+        expect(&out, 3, "histogram", &path);
+        let w = partial_warning(&out, &path);
+        assert!(w.contains(what), "{w}");
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn rewrite_of_a_cut_off_dump_is_partial_and_names_the_files() {
-    let tool = Example::new(PACKAGE, "rewrite");
+    let tool = example("rewrite");
     let dir = scratch("rewrite-cut");
     let data = std::fs::read(JDK17).unwrap();
     let out_file = dir.join("out.hprof");
@@ -250,7 +296,7 @@ fn rewrite_of_a_cut_off_dump_is_partial_and_names_the_files() {
 
 #[test]
 fn hprof_txt_of_a_report_cut_mid_section_is_partial() {
-    let tool = Example::new(PACKAGE, "hprof-txt");
+    let tool = example("hprof-txt");
     let dir = scratch("hprof-txt-cut");
     let text = std::fs::read("tests/data/ascii/optimization_java.hprof.txt").unwrap();
     // Cut inside the HEAP DUMP section, mid-line.

@@ -178,8 +178,8 @@ impl Display for Stop {
 
 /// Streams `reader` through `decoder`: `step` decodes what is buffered and returns
 /// `(consumed, needed)` as [`Decoder::decode_with`] does. The buffer grows only to what the
-/// decoder asks for, which is bounded by what the input still holds (or the decoder's limit).
-/// Ends with [`Decoder::finish`].
+/// decoder asks for, which is bounded by what the input still holds (or the decoder's limit),
+/// and at most doubles at a time. Ends with [`Decoder::finish`].
 pub(crate) fn stream(
     reader: &mut dyn Read,
     decoder: &mut Decoder,
@@ -200,9 +200,13 @@ pub(crate) fn stream(
         if n == 0 {
             return decoder.finish(&buf[..filled]).map_err(Stop::Decode);
         }
-        if filled + needed.max(1) > buf.len() {
-            // One record or sub-record larger than the buffer: grow to what it needs.
-            buf.resize(filled + needed.max(1), 0);
+        if filled == buf.len() {
+            // Full, inside one record or sub-record larger than the buffer: grow towards what
+            // it needs, at most doubling, so that the buffer never holds much more than the
+            // bytes actually read (a length the decoder could not check, in a gzip stream of
+            // unknown size, costs no more than the data behind it).
+            let want = filled + needed.max(1);
+            buf.resize(want.min(buf.len().saturating_mul(2)), 0);
         }
     }
 }
