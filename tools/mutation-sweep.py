@@ -17,7 +17,10 @@ tool) is one line in EXAMPLES (and one in KINDS for a new kind).
     tools/mutation-sweep.py --kind hprof --flips 500 --fixtures /work/shared/fixtures
     tools/mutation-sweep.py --bin-dir OTHER/target/release/examples   # measure another build
 
-Exit status 0 when no run failed, 1 otherwise; a summary table goes to stdout.
+Exit status 0 when no run failed, 1 otherwise. A table goes to stdout, a row per example and
+file: how many runs, their exit statuses (status:count; -N is signal N, -999 a timeout), the
+largest time and peak-RSS ratios to the intact run, and how many truncations exited 0 (a cut
+at a record boundary of an unsegmented dump is a valid shorter file; otherwise data loss).
 """
 
 import argparse
@@ -273,6 +276,18 @@ def build(examples, args):
     return os.path.join(target, "release", "examples")
 
 
+def print_row(row, header):
+    """One line of the summary table (printed as each example finishes a file)."""
+    if header:
+        print(f"{'example':<28} {'file':<44} {'runs':>5} {'exit codes':<28} "
+              f"{'max t×':>7} {'max mem×':>8} {'cut→0':>6}")
+    ex, path, n, codes, wt, wm, sc, base = row
+    label = " ".join([ex.name] + [a for a in ex.args if a.startswith("-") or a.isdigit()])
+    cs = " ".join(f"{c}:{k}" for c, k in sorted(codes.items()))
+    print(f"{label:<28} {os.path.basename(path)[:44]:<44} {n:>5} {cs:<28} "
+          f"{wt:>7.1f} {wm:>8.1f} {sc:>6}", flush=True)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--quick", action="store_true", help="CI mode: small files, fewer mutations")
@@ -350,16 +365,10 @@ def main():
                                   f"{r.max_rss_kib} KiB", file=sys.stderr)
                     rows.append((ex, path, len(muts), codes, worst_t, worst_m, silent_cuts,
                                  base))
+                    print_row(rows[-1], header=len(rows) == 1)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
 
-    print(f"{'example':<28} {'file':<44} {'runs':>5} {'exit codes':<28} "
-          f"{'max t×':>7} {'max mem×':>8} {'cut→0':>6}")
-    for ex, path, n, codes, wt, wm, sc, base in rows:
-        label = " ".join([ex.name] + [a for a in ex.args if a.startswith("-") or a.isdigit()])
-        cs = " ".join(f"{c}:{k}" for c, k in sorted(codes.items()))
-        print(f"{label:<28} {os.path.basename(path)[:44]:<44} {n:>5} {cs:<28} "
-              f"{wt:>7.1f} {wm:>8.1f} {sc:>6}")
     total = sum(r[2] for r in rows)
     print(f"\n{total} runs in {time.monotonic() - started:.0f} s; "
           f"{len(failures)} failure(s) (address space {args.limit_mib} MiB, "
