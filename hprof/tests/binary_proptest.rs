@@ -269,7 +269,6 @@ fn mask(id: u64, id_size: IdSize) -> u64 {
 fn mask_value(v: Value, id_size: IdSize) -> Value {
     match v {
         Value::Object(id) => Value::Object(mask(id, id_size)),
-        other => other,
     }
 }
 

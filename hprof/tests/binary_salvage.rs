@@ -214,3 +214,28 @@ fn hostile_lengths_never_ask_for_more_than_the_input_holds() {
         }
     }
 }
+
+#[test]
+fn fuzz_regression_a_cut_record_header_asks_only_for_the_header() {
+    // From the hprof_incremental fuzz target (crash-ba1884f0…): with the input's size known,
+    // a cut record header is still "partial" (a few bytes), never an error or a large request.
+    let data: &[u8] = &[
+        0x4a, 0x41, 0x56, 0x41, 0x20, 0x50, 0x52, 0x4f, 0x46, 0x49, 0x4c, 0x45, 0x20, 0x31, 0x2e,
+        0x30, 0x00, 0x00, 0x00, 0x00, 0x04, 0x4f, 0x46, 0x49, 0x4c, 0x45, 0x20, 0x31, 0x2e, 0x30,
+        0x00, 0x42,
+    ];
+    let mut d = Decoder::new().input_len(data.len() as u64);
+    let mut pending = data;
+    loop {
+        match d.decode(pending) {
+            Ok(Status::Complete { consumed, .. }) => pending = &pending[consumed..],
+            Ok(Status::Partial { needed, .. }) => {
+                assert!(needed < 9, "{needed}");
+                break;
+            }
+            Err(e) => panic!("{e}"),
+        }
+    }
+    let e = d.finish(pending).unwrap_err();
+    assert!(e.to_string().contains("record header"), "{e}");
+}

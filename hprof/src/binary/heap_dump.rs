@@ -91,7 +91,6 @@ pub mod sub_tag {
 /// A GC root sub-record.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[non_exhaustive]
 pub enum GcRoot {
     /// 0xFF `ROOT_UNKNOWN`.
     Unknown {
