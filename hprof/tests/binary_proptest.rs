@@ -269,6 +269,7 @@ fn mask(id: u64, id_size: IdSize) -> u64 {
 fn mask_value(v: Value, id_size: IdSize) -> Value {
     match v {
         Value::Object(id) => Value::Object(mask(id, id_size)),
+        other => other,
     }
 }
 
@@ -359,7 +360,6 @@ fn mask_root(r: GcRoot, s: IdSize) -> GcRoot {
         Unreachable { object_id } => Unreachable {
             object_id: mask(object_id, s),
         },
-        other => other,
     }
 }
 
