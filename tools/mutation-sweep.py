@@ -54,6 +54,7 @@ EXAMPLES = [
     Example("hprof-format", "histogram", "hprof", ["{in}"]),
     Example("hprof-format", "histogram", "hprof", ["--threads", "2", "{in}"]),
     Example("hprof-format", "rewrite", "hprof", ["{in}", "{out}"]),
+    Example("hprof-format", "dominators", "hprof", ["{in}"]),
     Example("hprof-format", "hprof-txt", "hprof-ascii", ["{in}"]),
     # Example("pointsto", "calltree", "pointsto-calltree", ["{in}"]),
     # Example("jvmpi-types", "jvmpi-dump", "jvmpi", ["{in}"]),
