@@ -56,9 +56,13 @@ EXAMPLES = [
     Example("hprof-format", "rewrite", "hprof", ["{in}", "{out}"]),
     Example("hprof-format", "dominators", "hprof", ["{in}"]),
     Example("hprof-format", "hprof-txt", "hprof-ascii", ["{in}"]),
-    # Example("pointsto", "calltree", "pointsto-calltree", ["{in}"]),
-    # Example("jvmpi-types", "jvmpi-dump", "jvmpi", ["{in}"]),
-    # Example("iprof", "iprof-stats", "iprof", ["{in}"]),
+    Example("jvmprof-columnar", "to-parquet", "hprof", ["--force", "{in}", "{out}"]),
+    Example("pointsto", "calltree", "pointsto-calltree", ["{in}"]),
+    Example("pointsto", "objecttree", "pointsto-objecttree", ["{in}"]),
+    Example("iprof", "iprof-stats", "iprof", ["{in}"]),
+    Example("callctx", "ctx", "callctx", ["{in}"]),
+    Example("jvmpi-types", "jvmpi-dump", "jvmpi-heap-l0-32le",
+            ["--kind", "heap", "--level", "0", "--id-size", "4", "--id-order", "little", "{in}"]),
 ]
 
 # The real files of each kind (globs relative to the repository root), and the largest file
@@ -66,6 +70,13 @@ EXAMPLES = [
 KINDS = {
     "hprof": ["hprof/tests/data/binary/*.hprof"],
     "hprof-ascii": ["hprof/tests/data/ascii/*.hprof.txt"],
+    "pointsto-calltree": ["pointsto/tests/data/generated/call_tree_*.txt",
+                          "pointsto/tests/data/EXCERPT_*call_tree*.txt"],
+    "pointsto-objecttree": ["pointsto/tests/data/generated/object_tree_*.txt"],
+    "iprof": ["iprof/tests/data/*.iprof", "iprof/tests/data/*.iprof.gz",
+              "iprof/tests/data/*.iprof.xz"],
+    "callctx": ["callctx/tests/data/contexts-*.txt", "callctx/tests/data/demo.txt"],
+    "jvmpi-heap-l0-32le": ["jvmpi-types/tests/data/heap-l0-hs32le.bin"],
 }
 # Extra files of each kind under --fixtures DIR (e.g. /work/shared/fixtures).
 FIXTURE_GLOBS = {
@@ -329,7 +340,7 @@ def main():
                 muts = list(mutations(kind, data, rng, args.cuts, args.flips, args.lengths))
                 for ex in (e for e in examples if e.kind == kind):
                     binary = os.path.join(bin_dir, ex.name)
-                    out = os.path.join(scratch, "out")
+                    out = os.path.join(scratch, f"out-{ex.name}")
                     argv = lambda inp, o: [a.replace("{in}", inp).replace("{out}", o)
                                            for a in ex.args]
                     base = run_measured(binary, argv(path, out + "-intact"), limit, 600)
@@ -345,7 +356,9 @@ def main():
                             f.write(m.data)
                         r = run_measured(binary, argv(inp, f"{out}-{i}"), limit, timeout)
                         os.unlink(inp)
-                        if os.path.exists(f"{out}-{i}"):
+                        if os.path.isdir(f"{out}-{i}"):
+                            shutil.rmtree(f"{out}-{i}", ignore_errors=True)
+                        elif os.path.exists(f"{out}-{i}"):
                             os.unlink(f"{out}-{i}")
                         return m, r
 

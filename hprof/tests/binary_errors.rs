@@ -88,7 +88,7 @@ fn bad_magic_and_id_size() {
     let h = header(8);
     for cut in 0..h.len() {
         let e = Header::parse(&h[..cut]).unwrap_err();
-        assert!(matches!(e, Error::UnexpectedEof { .. }), "cut {cut}: {e}");
+        assert!(matches!(e, Error::Truncated { .. }), "cut {cut}: {e}");
         let mut d = Decoder::new();
         assert!(matches!(
             d.decode(&h[..cut]).unwrap(),
@@ -168,7 +168,7 @@ fn record_length_past_the_end() {
     assert!(
         matches!(
             e,
-            Error::UnexpectedEof {
+            Error::Truncated {
                 offset: 60,
                 needed: 4076,
                 ..

@@ -16,6 +16,7 @@
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
+use std::sync::Mutex;
 
 /// One example binary of one package of the workspace.
 pub struct Example {
@@ -51,7 +52,9 @@ impl Example {
         self
     }
 
-    /// The path of the built binary, building it first if `cargo test` did not.
+    /// The path of the built binary. It is built (or found up to date) by cargo once per test
+    /// process and example: `cargo test` does not rebuild examples for an integration test,
+    /// and a stale binary would test old code.
     pub fn path(&self) -> PathBuf {
         // target/<profile>/deps/<test>-<hash> → target/<profile>/examples/<name>
         let exe = std::env::current_exe().unwrap();
@@ -61,7 +64,12 @@ impl Example {
             self.name,
             std::env::consts::EXE_SUFFIX
         ));
-        if !bin.exists() || !self.features.is_empty() {
+        static BUILT: Mutex<Vec<String>> = Mutex::new(Vec::new());
+        let key = format!("{}/{}/{}", self.package, self.name, self.features.join(","));
+        let mut built = BUILT
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if !built.contains(&key) {
             let mut cmd = Command::new(env!("CARGO"));
             cmd.args(["build", "-q", "-p", self.package, "--example", self.name]);
             if !self.features.is_empty() {
@@ -72,6 +80,7 @@ impl Example {
             }
             let status = cmd.status().unwrap();
             assert!(status.success(), "building example {}", self.name);
+            built.push(key);
         }
         bin
     }

@@ -65,7 +65,7 @@ impl<'a> Cursor<'a> {
     #[cold]
     #[inline(never)]
     fn eof(&self, expected: &'static str, wanted: usize) -> Error {
-        Error::UnexpectedEof {
+        Error::Truncated {
             offset: self.end,
             expected,
             needed: (wanted - self.rest.len()) as u64,
@@ -162,7 +162,7 @@ impl<'a> Cursor<'a> {
     fn too_long(&self, count: u64, size: usize, offset: u64, what: &'static str) -> Error {
         match count.checked_mul(size as u64) {
             // Fits arithmetically: report as a truncation so incremental callers can wait.
-            Some(n) => Error::UnexpectedEof {
+            Some(n) => Error::Truncated {
                 offset: self.end,
                 expected: what,
                 needed: n - self.rest.len() as u64,

@@ -12,7 +12,7 @@ pub enum Error {
     #[error(
         "unexpected end of input at byte {offset}: expected {expected}, {needed} more byte(s) needed"
     )]
-    UnexpectedEof {
+    Truncated {
         /// Offset of the first missing byte.
         offset: u64,
         /// What was being read.
@@ -165,7 +165,7 @@ impl Error {
     pub fn offset(&self) -> u64 {
         match self {
             Error::Gzip | Error::BadMagic { .. } => 0,
-            Error::UnexpectedEof { offset, .. }
+            Error::Truncated { offset, .. }
             | Error::BadIdSize { offset, .. }
             | Error::UnknownTag { offset, .. }
             | Error::UnknownSubTag { offset, .. }

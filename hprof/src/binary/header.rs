@@ -63,7 +63,7 @@ impl Header {
     ///
     /// # Errors
     /// [`Error::Gzip`] for gzip input, [`Error::BadMagic`], [`Error::BadIdSize`], or
-    /// [`Error::UnexpectedEof`] when `data` ends inside the header.
+    /// [`Error::Truncated`] when `data` ends inside the header.
     pub fn parse(data: &[u8]) -> Result<(Header, usize)> {
         if data.starts_with(&[0x1f, 0x8b]) {
             return Err(Error::Gzip);
@@ -77,7 +77,7 @@ impl Header {
         }
         let Some(nul) = data.iter().take(20).position(|&b| b == 0) else {
             if data.len() < 20 {
-                return Err(Error::UnexpectedEof {
+                return Err(Error::Truncated {
                     offset: data.len() as u64,
                     expected: "the NUL-terminated magic string",
                     needed: 1,

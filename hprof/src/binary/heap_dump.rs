@@ -691,7 +691,7 @@ pub(crate) fn primitive_array_dump_n<'a, const N: usize>(
 /// Decodes the body of an `INSTANCE_DUMP` (after its tag byte).
 ///
 /// # Errors
-/// [`Error::UnexpectedEof`] when the input ends inside it.
+/// [`Error::Truncated`] when the input ends inside it.
 #[inline]
 pub fn parse_instance_dump<'a>(c: &mut Cursor<'a>) -> Result<InstanceDump<'a>> {
     match c.id_size() {
@@ -703,7 +703,7 @@ pub fn parse_instance_dump<'a>(c: &mut Cursor<'a>) -> Result<InstanceDump<'a>> {
 /// Decodes the body of an `OBJ_ARRAY_DUMP` (after its tag byte).
 ///
 /// # Errors
-/// [`Error::UnexpectedEof`] when the input ends inside it.
+/// [`Error::Truncated`] when the input ends inside it.
 #[inline]
 pub fn parse_object_array_dump<'a>(c: &mut Cursor<'a>) -> Result<ObjectArrayDump<'a>> {
     match c.id_size() {
@@ -715,7 +715,7 @@ pub fn parse_object_array_dump<'a>(c: &mut Cursor<'a>) -> Result<ObjectArrayDump
 /// Decodes the body of a `PRIM_ARRAY_DUMP` (after its tag byte).
 ///
 /// # Errors
-/// [`Error::UnexpectedEof`] when the input ends inside it, [`Error::BadBasicType`].
+/// [`Error::Truncated`] when the input ends inside it, [`Error::BadBasicType`].
 #[inline]
 pub fn parse_primitive_array_dump<'a>(c: &mut Cursor<'a>) -> Result<PrimitiveArrayDump<'a>> {
     match c.id_size() {
@@ -727,7 +727,7 @@ pub fn parse_primitive_array_dump<'a>(c: &mut Cursor<'a>) -> Result<PrimitiveArr
 /// Decodes one sub-record at the cursor (tag byte included).
 ///
 /// # Errors
-/// [`Error::UnexpectedEof`] when the input ends inside it, [`Error::UnknownSubTag`],
+/// [`Error::Truncated`] when the input ends inside it, [`Error::UnknownSubTag`],
 /// [`Error::BadBasicType`], [`Error::TooLong`].
 #[inline]
 pub fn parse_sub_record<'a>(c: &mut Cursor<'a>) -> Result<SubRecord<'a>> {

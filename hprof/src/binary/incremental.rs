@@ -119,7 +119,7 @@ fn sub_records_into_n<'a, const N: usize, V: Visit<'a> + ?Sized>(
 /// fast path as [`Decoder::decode_with`].
 ///
 /// # Errors
-/// The first sub-record error ([`Error::UnexpectedEof`] when a sub-record runs past the
+/// The first sub-record error ([`Error::Truncated`] when a sub-record runs past the
 /// end of the body).
 #[inline]
 pub fn visit_sub_records<'a, V: Visit<'a> + ?Sized>(dump: &HeapDump<'a>, v: &mut V) -> Result<()> {
@@ -344,20 +344,20 @@ impl Decoder {
     /// truncation error with its offset.
     ///
     /// # Errors
-    /// [`Error::UnexpectedEof`] when the file ends inside the header or a record.
+    /// [`Error::Truncated`] when the file ends inside the header or a record.
     pub fn finish(&self, unconsumed: &[u8]) -> Result<()> {
         let end = self.offset + unconsumed.len() as u64;
         match self.state {
             State::Records if unconsumed.is_empty() => {
                 if self.whole_file && self.records == 0 {
-                    return Err(Error::UnexpectedEof {
+                    return Err(Error::Truncated {
                         offset: end,
                         expected: "a record after the file header (the file holds only its header)",
                         needed: RECORD_HEADER_LEN as u64,
                     });
                 }
                 if self.whole_file && self.segments_open {
-                    return Err(Error::UnexpectedEof {
+                    return Err(Error::Truncated {
                         offset: end,
                         expected: "the HEAP_DUMP_END record that ends the HEAP_DUMP_SEGMENTs",
                         needed: RECORD_HEADER_LEN as u64,
@@ -398,7 +398,7 @@ impl Decoder {
             Err(e) => return Err(e),
             _ => 1,
         };
-        Err(Error::UnexpectedEof {
+        Err(Error::Truncated {
             offset: end,
             expected,
             needed: needed as u64,
@@ -519,7 +519,7 @@ impl Decoder {
         available: usize,
     ) -> Result<usize> {
         match e {
-            Error::UnexpectedEof {
+            Error::Truncated {
                 needed,
                 expected,
                 offset,
@@ -549,7 +549,7 @@ impl Decoder {
                     self.offset += len as u64;
                     Ok(Step::Event(Event::Header(header), len))
                 }
-                Err(Error::UnexpectedEof { needed, .. }) if input.len() < MAX_HEADER_LEN => {
+                Err(Error::Truncated { needed, .. }) if input.len() < MAX_HEADER_LEN => {
                     Ok(Step::Partial(needed as usize))
                 }
                 Err(e) => Err(e),
@@ -743,7 +743,7 @@ impl BufferedDecoder {
     /// Checks that the input ended cleanly after the last record.
     ///
     /// # Errors
-    /// [`Error::UnexpectedEof`] with the offset where the file was cut.
+    /// [`Error::Truncated`] with the offset where the file was cut.
     pub fn finish(&self) -> Result<()> {
         self.decoder
             .finish(self.buf.get(self.start..).unwrap_or_default())

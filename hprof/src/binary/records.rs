@@ -575,7 +575,7 @@ pub fn parse_body<'a>(
     let mut c = Cursor::new(body, header.body_offset(), id_size);
     let record = match parse_fields(header.tag, &mut c) {
         Ok(r) => r,
-        Err(Error::UnexpectedEof {
+        Err(Error::Truncated {
             expected, offset, ..
         }) => {
             return Err(Error::RecordOverrun {
@@ -761,7 +761,7 @@ impl<'a> Records<'a> {
     /// with the bytes present as its body (its last sub-record is then incomplete), followed
     /// by an [`Error::PastEnd`] saying how many bytes are missing; at the end of the input, a
     /// file with no record after its header, or with `HEAP_DUMP_SEGMENT`s but no
-    /// `HEAP_DUMP_END` after them, yields an [`Error::UnexpectedEof`].
+    /// `HEAP_DUMP_END` after them, yields an [`Error::Truncated`].
     pub fn salvaging(mut self) -> Records<'a> {
         self.salvage = true;
         self
@@ -840,14 +840,14 @@ impl Records<'_> {
     /// The file-level checks at the end of the input (salvage mode).
     fn check_complete(&self) -> Result<()> {
         if self.records == 0 {
-            return Err(Error::UnexpectedEof {
+            return Err(Error::Truncated {
                 offset: self.c.offset(),
                 expected: "a record after the file header (the file holds only its header)",
                 needed: RECORD_HEADER_LEN as u64,
             });
         }
         if self.segments_open {
-            return Err(Error::UnexpectedEof {
+            return Err(Error::Truncated {
                 offset: self.c.offset(),
                 expected: "the HEAP_DUMP_END record that ends the HEAP_DUMP_SEGMENTs",
                 needed: RECORD_HEADER_LEN as u64,
