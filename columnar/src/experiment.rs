@@ -2,7 +2,7 @@
 //! `load_objects` (schemas in the [crate docs](crate#experiment-tables)).
 //!
 //! Packets are read file by file, their stacks named by the caller's
-//! [`Symbolizer`](experiment::stacks::Symbolizer) and interned, so a stack is written once
+//! [`Symbolizer`] and interned, so a stack is written once
 //! however many samples share it.
 
 use std::collections::BTreeMap;
