@@ -10,6 +10,9 @@ allow_dirty=()
 if [ -z "${CI:-}" ]; then allow_dirty=(--allow-dirty); fi
 
 # Builds every package from its .crate, dependencies between them resolved as on crates.io.
+# A package directory left by an earlier run holds crates of the same version with older
+# contents, which the verification would take for the ones being packaged: start clean.
+rm -rf target/package
 cargo publish --workspace --dry-run "${allow_dirty[@]}"
 cargo package --workspace --no-verify "${allow_dirty[@]}" >/dev/null 2>&1
 
