@@ -12,7 +12,14 @@ if [ -z "${CI:-}" ]; then allow_dirty=(--allow-dirty); fi
 # Builds every package from its .crate, dependencies between them resolved as on crates.io.
 # A package directory left by an earlier run holds crates of the same version with older
 # contents, which the verification would take for the ones being packaged: start clean.
+# Cargo also keeps the sources it unpacked from that temporary registry under
+# $CARGO_HOME/registry/src/-<hash>/ (a registry without a host name), and reuses them for a
+# crate of the same name and version: remove them too.
 rm -rf target/package
+cargo_home=${CARGO_HOME:-$HOME/.cargo}
+for d in "$cargo_home"/registry/src/-* "$cargo_home"/registry/cache/-*; do
+    if [ -d "$d" ]; then rm -rf "$d"; fi
+done
 cargo publish --workspace --dry-run "${allow_dirty[@]}"
 cargo package --workspace --no-verify "${allow_dirty[@]}" >/dev/null 2>&1
 
