@@ -14,15 +14,18 @@
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
 use std::collections::HashMap;
-use std::io::{self, BufWriter, IsTerminal, Read, Write};
+use std::io::{self, BufWriter, Write};
 use std::path::Path;
 use std::process::ExitCode;
 
-use indicatif::{ProgressBar, ProgressStyle};
 use pointsto::call_tree::CallGraph;
 use pointsto::call_tree::csv::CsvFile;
 use pointsto::diff::CallTreeDiff;
 use pointsto::file_name::{ReportFileName, ReportKind};
+
+#[path = "common/mod.rs"]
+mod common;
+use common::read_input;
 
 const NAME: &str = "calltree-diff";
 const USAGE: &str = "\
@@ -33,9 +36,6 @@ JSON object, the methods and entry points only one reaches and how many invoke e
 has. Methods are compared by their signature (ids differ between builds).
 
 Exit status: 0 success; 1 a report unreadable or not a call tree report; 2 usage error.";
-
-/// Inputs at least this big show progress on a terminal.
-const PROGRESS_FROM: u64 = 64 << 20;
 
 fn main() -> ExitCode {
     let (a, b) = match parse_args() {
@@ -138,34 +138,4 @@ fn load(path: &Path) -> Result<CallGraph, String> {
         }
     }
     CallGraph::read_csv(|file| files.get(&file).map(Vec::as_slice)).map_err(|e| e.to_string())
-}
-
-/// The file's bytes, with a progress bar on a terminal for big files.
-fn read_input(path: &str) -> Result<Vec<u8>, String> {
-    let mut file = std::fs::File::open(path).map_err(|e| e.to_string())?;
-    let len = file.metadata().map(|m| m.len()).unwrap_or(0);
-    let bar = progress(len, "reading");
-    let mut bytes = Vec::with_capacity(usize::try_from(len).unwrap_or(0));
-    let mut chunk = vec![0u8; 1 << 20];
-    loop {
-        let n = file.read(&mut chunk).map_err(|e| e.to_string())?;
-        let Some(read) = chunk.get(..n).filter(|read| !read.is_empty()) else {
-            break;
-        };
-        bytes.extend_from_slice(read);
-        bar.inc(n as u64);
-    }
-    bar.finish_and_clear();
-    Ok(bytes)
-}
-
-/// A progress bar over `len` bytes on stderr, hidden unless stderr is a terminal and the input
-/// is big.
-fn progress(len: u64, what: &'static str) -> ProgressBar {
-    if len < PROGRESS_FROM || !io::stderr().is_terminal() {
-        return ProgressBar::hidden();
-    }
-    let style = ProgressStyle::with_template("{msg} {wide_bar} {bytes}/{total_bytes} {eta}")
-        .unwrap_or_else(|_| ProgressStyle::default_bar());
-    ProgressBar::new(len).with_style(style).with_message(what)
 }

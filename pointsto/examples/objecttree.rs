@@ -11,11 +11,14 @@
 //! a usage error.
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
-use std::io::{self, BufWriter, IsTerminal, Read, Write};
+use std::io::{self, BufWriter, Write};
 use std::process::ExitCode;
 
-use indicatif::{ProgressBar, ProgressStyle};
 use pointsto::object_tree::{Contents, ObjectEntry, ObjectTreeLine, Reader};
+
+#[path = "common/mod.rs"]
+mod common;
+use common::{line_progress, read_input};
 
 const NAME: &str = "objecttree";
 const USAGE: &str = "\
@@ -25,9 +28,6 @@ Counts the roots, values, id-refs, null fields and suppressed expansions of an o
 report (`object_tree_*.txt`, or a fragment of one) and prints them as one JSON object.
 
 Exit status: 0 success; 1 FILE unreadable or not an object tree report; 2 usage error.";
-
-/// Inputs at least this big show progress on a terminal.
-const PROGRESS_FROM: u64 = 64 << 20;
 
 fn main() -> ExitCode {
     let path = match parse_args() {
@@ -76,47 +76,6 @@ fn parse_args() -> Result<Option<String>, lexopt::Error> {
         }
     }
     path.map(Some).ok_or("missing FILE".into())
-}
-
-/// The file's bytes, with a progress bar on a terminal for big files.
-fn read_input(path: &str) -> Result<Vec<u8>, String> {
-    let mut file = std::fs::File::open(path).map_err(|e| e.to_string())?;
-    let len = file.metadata().map(|m| m.len()).unwrap_or(0);
-    let bar = progress(len, "reading");
-    let mut bytes = Vec::with_capacity(usize::try_from(len).unwrap_or(0));
-    let mut chunk = vec![0u8; 1 << 20];
-    loop {
-        let n = file.read(&mut chunk).map_err(|e| e.to_string())?;
-        let Some(read) = chunk.get(..n).filter(|read| !read.is_empty()) else {
-            break;
-        };
-        bytes.extend_from_slice(read);
-        bar.inc(n as u64);
-    }
-    bar.finish_and_clear();
-    Ok(bytes)
-}
-
-/// A progress bar over `len` bytes on stderr, hidden unless stderr is a terminal and the input
-/// is big.
-fn progress(len: u64, what: &'static str) -> ProgressBar {
-    if len < PROGRESS_FROM || !io::stderr().is_terminal() {
-        return ProgressBar::hidden();
-    }
-    let style = ProgressStyle::with_template("{msg} {wide_bar} {bytes}/{total_bytes} {eta}")
-        .unwrap_or_else(|_| ProgressStyle::default_bar());
-    ProgressBar::new(len).with_style(style).with_message(what)
-}
-
-/// A line counter on stderr while the lines are checked, hidden unless stderr is a terminal
-/// and the input is big.
-fn line_progress(len: u64) -> ProgressBar {
-    if len < PROGRESS_FROM || !io::stderr().is_terminal() {
-        return ProgressBar::hidden();
-    }
-    let style = ProgressStyle::with_template("{spinner} checking line {pos} {elapsed}")
-        .unwrap_or_else(|_| ProgressStyle::default_spinner());
-    ProgressBar::new_spinner().with_style(style)
 }
 
 fn count(bytes: &[u8], len: u64) -> Result<serde_json::Value, String> {
