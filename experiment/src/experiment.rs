@@ -231,24 +231,12 @@ impl<S: Source> Experiment<S> {
         crate::archives::list(&self.source)
     }
 
-    /// `labels.xml` user labels: the attributes of each `<id>` element.
-    pub fn labels(&self) -> Result<Vec<Vec<(String, String)>>> {
+    /// `labels.xml` user labels, in order (none when the file is absent).
+    pub fn labels(&self) -> Result<Vec<crate::labels::UserLabel>> {
         let Some(b) = self.source.read("labels.xml")? else {
             return Ok(Vec::new());
         };
-        let mut r = crate::xml::XmlReader::new(&b, "labels.xml");
-        let mut out = Vec::new();
-        while let Some(ev) = r.next_event()? {
-            if let crate::xml::XmlEvent::Start {
-                name, attributes, ..
-            } = ev
-            {
-                if name == "id" {
-                    out.push(attributes);
-                }
-            }
-        }
-        Ok(out)
+        crate::labels::parse(&b).map_err(|e| e.in_file("labels.xml"))
     }
 
     /// Descendant experiments in gprofng's order (see [`crate::descendants::list`]).

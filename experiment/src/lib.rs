@@ -73,6 +73,7 @@ mod error;
 mod experiment;
 pub mod frameinfo;
 pub mod jclasses;
+pub mod labels;
 pub mod log;
 pub mod map;
 pub mod overview;

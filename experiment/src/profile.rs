@@ -251,8 +251,8 @@ impl<'e, S: Source> StackProfile<'e, S> {
         let ptimer_ns = exp
             .log()
             .profile("profile")
-            .and_then(|p| p.attribute("ptimer"))
-            .and_then(|v| v.trim().parse::<u64>().ok())
+            .and_then(|p| p.ptimer)
+            .filter(|&us| us > 0)
             .unwrap_or(10_000)
             .saturating_mul(1000);
         let mut values: Vec<[u64; METRICS]> = Vec::new();

@@ -43,12 +43,21 @@ fn log_xml_header_settings_descriptors_and_events() {
         Some("/tmp/gprofng-corpus/clock_basic")
     );
     assert_eq!(log.process.command.as_deref(), Some("./prog 2400000000"));
-    assert_eq!(log.setting("sample_period"), Some("1"));
-    assert_eq!(log.setting("linetrace"), Some("fork|exec|combo"));
+    assert_eq!(log.settings.sample_period, Some(1));
+    assert_eq!(log.settings.linetrace.as_deref(), Some("fork|exec|combo"));
+    assert!(log.settings.other.is_empty(), "{:?}", log.settings.other);
     assert_eq!(log.run_start(), Some(2_385_996_055_481));
     assert!(log.has_exit());
     let p = log.profile("profile").unwrap();
-    assert_eq!(p.attribute("ptimer"), Some("10007"));
+    assert_eq!((p.ptimer, p.numstates), (Some(10007), Some(1)));
+    assert!(p.other.is_empty(), "{:?}", p.other);
+    let run = log
+        .events
+        .iter()
+        .find(|e| e.kind == EventKind::Run)
+        .unwrap();
+    assert_eq!((run.time, run.tm_zone), (Some(1_795_303_371), Some(0)));
+    assert!(log.events.iter().all(|e| e.other.is_empty()));
     let d = log.descriptor(8).unwrap();
     assert_eq!(d.file.as_deref(), Some("profile"));
     assert_eq!(d.uname.as_deref(), Some("Clock profiling data"));
@@ -103,7 +112,7 @@ fn pause_resume_and_named_samples() {
         .iter()
         .find(|e| e.kind == EventKind::Pause)
         .unwrap();
-    assert_eq!(pause.attribute("name"), Some("API"));
+    assert_eq!(pause.name.as_deref(), Some("API"));
     assert_eq!(pause.tstamp, 709_928_674);
     let labels: Vec<_> = exp
         .samples()
@@ -131,21 +140,16 @@ fn descendant_events_and_lineage() {
         .events
         .iter()
         .filter(|e| e.kind == EventKind::DescStart)
-        .map(|e| {
-            (
-                e.attribute("variant").unwrap(),
-                e.attribute("lineage").unwrap(),
-            )
-        })
+        .map(|e| (e.variant.as_deref().unwrap(), e.lineage.as_deref().unwrap()))
         .collect();
     assert_eq!(
         starts[..3],
         [("fork", "_f1"), ("fork", "_f2"), ("vfork", "_f3")]
     );
     assert!(
-        log.events.iter().any(
-            |e| e.kind == EventKind::ExecStart && e.attribute("variant") == Some("posix_spawn")
-        )
+        log.events
+            .iter()
+            .any(|e| e.kind == EventKind::ExecStart && e.variant.as_deref() == Some("posix_spawn"))
     );
     let names: Vec<_> = exp.descendants().into_iter().map(|d| d.name).collect();
     assert_eq!(
@@ -476,4 +480,77 @@ fn java_frames_resolve_through_jclasses() {
         .find(|m| m.name == "main")
         .unwrap();
     assert_eq!(main.signature, "([Ljava/lang/String;)V");
+}
+
+/// Every attribute of every real log.xml is one the model names: nothing lands in an `other`
+/// list, and the Java, sync and descendant logs' attributes are where they belong.
+#[test]
+fn every_log_attribute_of_the_real_logs_is_typed() {
+    let mut logs = 0;
+    for entry in walkdir(&data()) {
+        if entry.file_name().is_some_and(|n| n == "log.xml") {
+            let bytes = std::fs::read(&entry).unwrap();
+            let log = experiment::log::Log::parse(&bytes).unwrap();
+            let where_ = entry.display();
+            assert!(log.system.other.is_empty(), "{where_}: {:?}", log.system);
+            assert!(log.process.other.is_empty(), "{where_}: {:?}", log.process);
+            assert!(
+                log.settings.other.is_empty(),
+                "{where_}: {:?}",
+                log.settings
+            );
+            for c in &log.system.cpus {
+                assert!(c.other.is_empty() && c.clk > 0, "{where_}: {c:?}");
+            }
+            for p in &log.profiles {
+                assert!(p.other.is_empty(), "{where_}: {p:?}");
+            }
+            for e in &log.events {
+                assert!(e.other.is_empty(), "{where_}: {e:?}");
+            }
+            logs += 1;
+        }
+    }
+    assert!(logs >= 16, "{logs} logs");
+
+    let java = open("java_heap");
+    let log = java.log();
+    let jprofile = log.profile("jprofile").unwrap();
+    assert_eq!(jprofile.api.as_deref(), Some("JVMTI 1.0"));
+    assert!(jprofile.jversion.as_deref().unwrap().starts_with("17."));
+    assert_eq!(log.settings.search_path.len(), 2, "{:?}", log.settings);
+    let thread = log
+        .events
+        .iter()
+        .find(|e| e.kind == EventKind::JthreadStart)
+        .unwrap();
+    assert!(thread.name.is_some() && thread.grpname.is_some() && thread.prntname.is_some());
+    assert!(thread.tid.unwrap() > 0 && thread.jthr.unwrap() > 0 && thread.jenv.unwrap() > 0);
+
+    let sync = open("sync_all");
+    let p = sync.log().profile("synctrace").unwrap();
+    assert_eq!((p.threshold, p.scope), (Some(0), Some(3)));
+
+    let desc = open("descendants");
+    let started = desc
+        .log()
+        .events
+        .iter()
+        .find(|e| e.kind == EventKind::DescStarted)
+        .unwrap();
+    assert!(started.msg.as_deref().unwrap().starts_with("pid="));
+    assert_eq!(started.follow, Some(1));
+}
+
+fn walkdir(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).unwrap() {
+        let path = e.unwrap().path();
+        if path.is_dir() {
+            out.extend(walkdir(&path));
+        } else {
+            out.push(path);
+        }
+    }
+    out
 }

@@ -557,7 +557,9 @@ fn notes_labels_and_collect_time_warnings() {
     let exp = Experiment::open(src).unwrap();
     assert_eq!(exp.notes().unwrap(), ["first note", "second note"]);
     let labels = exp.labels().unwrap();
-    assert_eq!(labels[0][0], ("name".to_owned(), "phase1".to_owned()));
+    assert_eq!(labels[0].name, "phase1");
+    assert_eq!(labels[0].cmd.as_deref(), Some("start"));
+    assert_eq!(labels[0].time.as_deref(), Some("3"));
     let w = exp.collect_warnings().unwrap().messages();
     assert_eq!((w[0].id, w[0].text.as_str(), w[1].id), (210, "vfork", 9));
     let s = experiment::summary::Summary::of(&exp).unwrap();

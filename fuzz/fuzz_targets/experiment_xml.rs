@@ -1,5 +1,5 @@
-//! Fuzzes the lenient XML readers: log.xml (header, descriptors, events) and map.xml
-//! (segments, PC resolution), plus opening an experiment whose only file is that log.
+//! Fuzzes the lenient XML readers: log.xml (header, descriptors, events), map.xml
+//! (segments, PC resolution) and labels.xml, plus opening an experiment whose only file is that log.
 #![no_main]
 use experiment::log::Log;
 use experiment::map::Map;
@@ -16,8 +16,9 @@ fuzz_target!(|data: &[u8]| {
             log.endian(),
             log.word_size(),
         );
-        let _ = log.thread_tags();
+        let _ = (log.thread_tags(), log.hw_counters());
     }
+    let _ = experiment::labels::parse(data);
     if let Ok(map) = Map::parse(data) {
         let _ = map.resolve(0x1000, u64::MAX);
         for s in map.segments().take(32) {

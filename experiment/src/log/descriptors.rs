@@ -3,7 +3,7 @@
 //! (format notes §3–§4, gprofng `ExperimentHandler::startElement`).
 
 use super::parse::{Ctx, Parser};
-use super::{Log, attr, parse_i64, parse_u64};
+use super::{Attrs, Log, attr, parse_i64, parse_u64};
 use crate::error::{Error, Result};
 
 /// Type of a `<field>` of a packet descriptor.
@@ -111,25 +111,49 @@ impl PacketDescriptor {
     }
 }
 
-/// `<profile name …>`: one data kind being collected.
+/// `<profile name …>`: one data kind being collected. Which attributes a profile carries
+/// depends on its kind; those gprofng reads are fields here, any others are kept in `other`.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Profile {
     /// `name` (`profile`, `heaptrace`, `synctrace`, `iotrace`, `hwcounter`, `jprofile`, …).
     pub name: String,
-    /// All attributes (ptimer, numstates, threshold, scope, hwcname, interval, tag, …).
-    pub attributes: Vec<(String, String)>,
     /// `<profdata fname>` children.
     pub data_files: Vec<String>,
     /// Kinds of the `<profpckt>` children (descriptors live in [`Log::packets`]).
     pub packet_kinds: Vec<u16>,
-}
-
-impl Profile {
-    /// Attribute `name`.
-    pub fn attribute(&self, name: &str) -> Option<&str> {
-        attr(&self.attributes, name)
-    }
+    /// `ptimer` of `profile` (clock profiling): the sampling interval in µs.
+    pub ptimer: Option<u64>,
+    /// `numstates` of `profile`: the microstate layout (gprofng's `LMS_*` magic id).
+    pub numstates: Option<u64>,
+    /// `threshold` of `synctrace`: the wait time in µs below which waits are not recorded.
+    pub threshold: Option<u64>,
+    /// `scope` of `synctrace`: which waits are traced (bit 0 native, bit 1 Java).
+    pub scope: Option<u64>,
+    /// `jversion` of `jprofile`: the JVM's version.
+    pub jversion: Option<String>,
+    /// `api` of `jprofile` (e.g. `JVMTI 1.0`).
+    pub api: Option<String>,
+    /// `hwcname` of `hwcounter`: the counter's user name (e.g. `cycles`).
+    pub hwcname: Option<String>,
+    /// `int_name` of `hwcounter`: the counter's internal name.
+    pub int_name: Option<String>,
+    /// `interval` of `hwcounter`: events per overflow.
+    pub interval: Option<u64>,
+    /// `tag` of `hwcounter`: the `HWCTAG` its packets carry.
+    pub tag: Option<u64>,
+    /// `cpuver` of `hwcounter`.
+    pub cpuver: Option<i64>,
+    /// `memop` of `hwcounter`.
+    pub memop: Option<String>,
+    /// `modstr` of `hwcounter`: the counter's modifiers.
+    pub modstr: Option<String>,
+    /// `version` of `dversion`.
+    pub version: Option<String>,
+    /// `scheme` of `datarace`.
+    pub scheme: Option<String>,
+    /// Attributes not named above, as written, in order.
+    pub other: Vec<(String, String)>,
 }
 
 /// A hardware counter being collected: the `HWCTAG` of HW packets selects one by `tag`.
@@ -164,10 +188,27 @@ pub(super) fn start(
     let unfiled = &mut p.unfiled;
     Ok(Some(match name {
         "profile" => {
+            let mut a = Attrs::new(attributes);
             log.profiles.push(Profile {
-                name: attr(&attributes, "name").unwrap_or_default().to_owned(),
-                attributes,
-                ..Profile::default()
+                name: a.take("name").unwrap_or_default(),
+                data_files: Vec::new(),
+                packet_kinds: Vec::new(),
+                ptimer: a.take_u64("ptimer"),
+                numstates: a.take_u64("numstates"),
+                threshold: a.take_u64("threshold"),
+                scope: a.take_u64("scope"),
+                jversion: a.take("jversion"),
+                api: a.take("api"),
+                hwcname: a.take("hwcname"),
+                int_name: a.take("int_name"),
+                interval: a.take_u64("interval"),
+                tag: a.take_u64("tag"),
+                cpuver: a.take_i64("cpuver"),
+                memop: a.take("memop"),
+                modstr: a.take("modstr"),
+                version: a.take("version"),
+                scheme: a.take("scheme"),
+                other: a.other(),
             });
             *profile = Some(log.profiles.len() - 1);
             Ctx::Profile

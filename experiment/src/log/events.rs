@@ -2,7 +2,7 @@
 //! Java threads and GC, collector messages) (format notes §4).
 
 use super::parse::{Ctx, Parser};
-use super::{Timestamp, attr, parse_tstamp, parse_u64};
+use super::{Attrs, Timestamp, parse_tstamp};
 
 /// The kinds of `<event kind=…>`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -86,7 +86,8 @@ impl EventKind {
     }
 }
 
-/// One `<event>` of log.xml.
+/// One `<event>` of log.xml. Which attributes an event carries depends on its kind (see
+/// [`EventKind`]); those gprofng reads are fields here, any others are kept in `other`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct LogEvent {
@@ -94,22 +95,40 @@ pub struct LogEvent {
     pub kind: EventKind,
     /// `tstamp` in ns (see [`Timestamp`]); 0 when absent.
     pub tstamp: Timestamp,
-    /// Every attribute except `kind`, as written.
-    pub attributes: Vec<(String, String)>,
-    /// Text content (message of `cwarn`/`cerror`/`comment`).
+    /// Text content (message of `cwarn`/`cerror`/`comment`), or a `comment`'s `text` attribute.
     pub text: String,
-}
-
-impl LogEvent {
-    /// Attribute `name`.
-    pub fn attribute(&self, name: &str) -> Option<&str> {
-        attr(&self.attributes, name)
-    }
-
-    /// `id` as a number (sample id, message id).
-    pub fn id(&self) -> Option<u64> {
-        self.attribute("id").map(parse_u64)
-    }
+    /// `id`: the sample id, or the message's `Emsgnum.h` code.
+    pub id: Option<u64>,
+    /// `label` of a `sample` (`periodic`, `collector_close_experiment`, API labels).
+    pub label: Option<String>,
+    /// `name` of a `pause` (e.g. `API`) or of a Java thread (`jthread_start`).
+    pub name: Option<String>,
+    /// `time` of a `run`: wall-clock seconds since the epoch.
+    pub time: Option<u64>,
+    /// `tm_zone` of a `run`: the time zone's offset in seconds.
+    pub tm_zone: Option<i64>,
+    /// `ec` of a `cerror`: the errno.
+    pub ec: Option<i64>,
+    /// `variant` of `desc_*`/`exec_*` (`fork`, `vfork`, `execve`, `posix_spawn`, …).
+    pub variant: Option<String>,
+    /// `lineage` of `desc_*`/`exec_*`: the descendant's name suffix (`_f1`, `_x2`, …).
+    pub lineage: Option<String>,
+    /// `follow` of `desc_*`/`exec_*`: whether the descendant is followed.
+    pub follow: Option<u64>,
+    /// `msg` of `desc_started` (`pid=N`) and `exec_*` (the command line).
+    pub msg: Option<String>,
+    /// `tid` of Java thread and `thread_pause`/`thread_resume` events.
+    pub tid: Option<u64>,
+    /// `jthr` of a Java thread event: its `jthread` pointer.
+    pub jthr: Option<u64>,
+    /// `jenv` of a Java thread event: its `JNIEnv` pointer.
+    pub jenv: Option<u64>,
+    /// `grpname` of a `jthread_start`: the thread group.
+    pub grpname: Option<String>,
+    /// `prntname` of a `jthread_start`: the parent thread group.
+    pub prntname: Option<String>,
+    /// Attributes not named above, as written, in order.
+    pub other: Vec<(String, String)>,
 }
 
 /// A sample point from `<event kind="sample">`.
@@ -154,17 +173,28 @@ pub struct CollectorMessage {
 /// Handles an `<event>`: its kind and time, the other attributes as written (the text
 /// follows as character data).
 pub(super) fn start(p: &mut Parser<'_>, attributes: Vec<(String, String)>) -> Ctx {
-    let kind = EventKind::from_name(attr(&attributes, "kind").unwrap_or_default());
-    let tstamp = attr(&attributes, "tstamp").map(parse_tstamp).unwrap_or(0);
-    let attributes = attributes
-        .into_iter()
-        .filter(|(k, _)| k != "kind")
-        .collect();
+    let mut a = Attrs::new(attributes);
+    let kind = EventKind::from_name(&a.take("kind").unwrap_or_default());
     p.log.events.push(LogEvent {
         kind,
-        tstamp,
-        attributes,
-        text: String::new(),
+        tstamp: a.take("tstamp").map_or(0, |t| parse_tstamp(&t)),
+        text: a.take("text").unwrap_or_default(),
+        id: a.take_u64("id"),
+        label: a.take("label"),
+        name: a.take("name"),
+        time: a.take_u64("time"),
+        tm_zone: a.take_i64("tm_zone"),
+        ec: a.take_i64("ec"),
+        variant: a.take("variant"),
+        lineage: a.take("lineage"),
+        follow: a.take_u64("follow"),
+        msg: a.take("msg"),
+        tid: a.take_u64("tid"),
+        jthr: a.take_u64("jthr"),
+        jenv: a.take_u64("jenv"),
+        grpname: a.take("grpname"),
+        prntname: a.take("prntname"),
+        other: a.other(),
     });
     Ctx::Event
 }

@@ -2,7 +2,7 @@
 //! elements), `<process>` and `<setting>` (format notes §4).
 
 use super::parse::{Ctx, Parser};
-use super::{attr, parse_u64};
+use super::{Attrs, attr, parse_u64};
 use crate::error::{Error, Result};
 
 /// `<system>`: the recording host.
@@ -21,8 +21,20 @@ pub struct System {
     pub npages: u64,
     /// `<cpu>` children.
     pub cpus: Vec<Cpu>,
-    /// `<powerm><frequency …/>` attributes, if any.
-    pub power: Vec<Vec<(String, String)>>,
+    /// `<powerm><frequency …/>` elements, if any.
+    pub power: Vec<Frequency>,
+    /// `<system>` attributes not named above, as written, in order.
+    pub other: Vec<(String, String)>,
+}
+
+/// `<frequency …>` inside `<powerm>`: a CPU frequency the collector saw.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Frequency {
+    /// `clk` in MHz.
+    pub clk: Option<u64>,
+    /// Attributes not named above, as written, in order.
+    pub other: Vec<(String, String)>,
 }
 
 /// `<cpu id clk …>` inside `<system>`.
@@ -33,8 +45,12 @@ pub struct Cpu {
     pub id: u64,
     /// `clk` in MHz.
     pub clk: u64,
-    /// Every attribute as written (incl. `frequency_scaling`, `turbo_mode`).
-    pub attributes: Vec<(String, String)>,
+    /// `frequency_scaling`, as written, if recorded.
+    pub frequency_scaling: Option<String>,
+    /// `turbo_mode`, as written, if recorded.
+    pub turbo_mode: Option<String>,
+    /// Attributes not named above, as written, in order.
+    pub other: Vec<(String, String)>,
 }
 
 /// The `<process …>` elements: one attribute each, plus the command line as text.
@@ -59,14 +75,70 @@ pub struct Process {
     pub page_size: Option<u64>,
     /// The target command line (`(fork)` for fork children).
     pub command: Option<String>,
+    /// `<process>` attributes not named above, as written, in order.
+    pub other: Vec<(String, String)>,
 }
 
-/// `<setting …>`: a collection parameter (`sample_period`, `linetrace`, `limit`, …).
+/// The `<setting …>` elements: the collection parameters, one attribute per element
+/// (format notes §4; `collect`'s options in parentheses).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub struct Setting {
-    /// All attributes as written (normally one, e.g. `sample_period="1"`).
-    pub attributes: Vec<(String, String)>,
+pub struct Settings {
+    /// `sample_period`: seconds between periodic samples (`-S`).
+    pub sample_period: Option<u64>,
+    /// `sample_signal`: the signal that records a sample (`-l`), as written.
+    pub sample_signal: Option<String>,
+    /// `pause_signal`: the signal that pauses and resumes collection (`-y`), as written.
+    pub pause_signal: Option<String>,
+    /// `limit`: the experiment size limit in MB (`-L`).
+    pub limit: Option<u64>,
+    /// `linetrace`: which descendants are followed (`-F`), e.g. `fork|exec|combo`.
+    pub linetrace: Option<String>,
+    /// `search_path` entries in order (Java source paths).
+    pub search_path: Vec<String>,
+    /// `collenv` entries in order (environment settings of the collector).
+    pub collenv: Vec<String>,
+    /// `blksz`: the data files' block size in bytes.
+    pub blksz: Option<u64>,
+    /// `stackbase`, as written.
+    pub stackbase: Option<String>,
+    /// `hwc_default`: present when the default hardware counters were chosen; as written.
+    pub hwc_default: Option<String>,
+    /// `noidle`, as written.
+    pub noidle: Option<String>,
+    /// `faketime`, as written.
+    pub faketime: Option<String>,
+    /// `delay_start` (`-t`), as written.
+    pub delay_start: Option<String>,
+    /// `terminate` (`-t`), as written.
+    pub terminate: Option<String>,
+    /// Settings not named above (name, value), in order.
+    pub other: Vec<(String, String)>,
+}
+
+impl Settings {
+    /// Records one `<setting>` element's attributes.
+    fn add(&mut self, attributes: Vec<(String, String)>) {
+        for (name, value) in attributes {
+            match name.as_str() {
+                "sample_period" => self.sample_period = Some(parse_u64(&value)),
+                "sample_signal" => self.sample_signal = Some(value),
+                "pause_signal" => self.pause_signal = Some(value),
+                "limit" => self.limit = Some(parse_u64(&value)),
+                "linetrace" => self.linetrace = Some(value),
+                "search_path" => self.search_path.push(value),
+                "collenv" => self.collenv.push(value),
+                "blksz" => self.blksz = Some(parse_u64(&value)),
+                "stackbase" => self.stackbase = Some(value),
+                "hwc_default" => self.hwc_default = Some(value),
+                "noidle" => self.noidle = Some(value),
+                "faketime" => self.faketime = Some(value),
+                "delay_start" => self.delay_start = Some(value),
+                "terminate" => self.terminate = Some(value),
+                _ => self.other.push((name, value)),
+            }
+        }
+    }
 }
 
 /// Handles a header element; `None` when `name` is not one.
@@ -95,50 +167,57 @@ pub(super) fn start(
         "collector" => Ctx::Collector,
         "system" => {
             let s = &mut p.log.system;
-            for (k, v) in &attributes {
+            for (k, v) in attributes {
                 match k.as_str() {
-                    "hostname" => s.hostname.clone_from(v),
-                    "arch" => s.arch.clone_from(v),
-                    "os" => s.os.clone_from(v),
-                    "pagesz" => s.page_size = parse_u64(v),
-                    "npages" => s.npages = parse_u64(v),
-                    _ => {}
+                    "hostname" => s.hostname = v,
+                    "arch" => s.arch = v,
+                    "os" => s.os = v,
+                    "pagesz" => s.page_size = parse_u64(&v),
+                    "npages" => s.npages = parse_u64(&v),
+                    _ => s.other.push((k, v)),
                 }
             }
             Ctx::System
         }
         "cpu" => {
+            let mut a = Attrs::new(attributes);
             p.log.system.cpus.push(Cpu {
-                id: attr(&attributes, "id").map(parse_u64).unwrap_or(0),
-                clk: attr(&attributes, "clk").map(parse_u64).unwrap_or(0),
-                attributes,
+                id: a.take_u64("id").unwrap_or(0),
+                clk: a.take_u64("clk").unwrap_or(0),
+                frequency_scaling: a.take("frequency_scaling"),
+                turbo_mode: a.take("turbo_mode"),
+                other: a.other(),
             });
             Ctx::Other
         }
         "frequency" => {
-            p.log.system.power.push(attributes);
+            let mut a = Attrs::new(attributes);
+            p.log.system.power.push(Frequency {
+                clk: a.take_u64("clk"),
+                other: a.other(),
+            });
             Ctx::Other
         }
         "powerm" | "dataptr" => Ctx::Other,
         "process" => {
             let p = &mut p.log.process;
-            for (k, v) in &attributes {
+            for (k, v) in attributes {
                 match k.as_str() {
-                    "pid" => p.pid = Some(parse_u64(v)),
-                    "ppid" => p.ppid = Some(parse_u64(v)),
-                    "pgrp" => p.pgrp = Some(parse_u64(v)),
-                    "sid" => p.sid = Some(parse_u64(v)),
-                    "cwd" => p.cwd = Some(v.clone()),
-                    "wsize" => p.wsize = u32::try_from(parse_u64(v)).ok(),
-                    "stackbase" => p.stackbase = Some(parse_u64(v)),
-                    "pagesz" => p.page_size = Some(parse_u64(v)),
-                    _ => {}
+                    "pid" => p.pid = Some(parse_u64(&v)),
+                    "ppid" => p.ppid = Some(parse_u64(&v)),
+                    "pgrp" => p.pgrp = Some(parse_u64(&v)),
+                    "sid" => p.sid = Some(parse_u64(&v)),
+                    "cwd" => p.cwd = Some(v),
+                    "wsize" => p.wsize = u32::try_from(parse_u64(&v)).ok(),
+                    "stackbase" => p.stackbase = Some(parse_u64(&v)),
+                    "pagesz" => p.page_size = Some(parse_u64(&v)),
+                    _ => p.other.push((k, v)),
                 }
             }
             Ctx::Process
         }
         "setting" => {
-            p.log.settings.push(Setting { attributes });
+            p.log.settings.add(attributes);
             Ctx::Other
         }
         _ => return Ok(None),

@@ -59,7 +59,7 @@ pub use descriptors::{
     FieldDescriptor, FieldType, HwCounter, PacketDescriptor, Profile, StateName,
 };
 pub use events::{CollectorMessage, EventKind, LogEvent, SampleEvent, Severity};
-pub use header::{Cpu, Process, Setting, System};
+pub use header::{Cpu, Frequency, Process, Settings, System};
 
 /// Everything read from `log.xml`.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -73,8 +73,8 @@ pub struct Log {
     pub system: System,
     /// `<process>` elements.
     pub process: Process,
-    /// `<setting>` elements in order.
-    pub settings: Vec<Setting>,
+    /// The `<setting>` elements.
+    pub settings: Settings,
     /// `<profile>` elements in order.
     pub profiles: Vec<Profile>,
     /// Every `<profpckt>` descriptor in order.
@@ -90,6 +90,37 @@ pub(crate) fn attr<'a>(attrs: &'a [(String, String)], name: &str) -> Option<&'a 
         .iter()
         .find(|(k, _)| k == name)
         .map(|(_, v)| v.as_str())
+}
+
+/// An element's attributes while a model takes the ones it names; what is left over goes
+/// to the model's `other` list.
+pub(crate) struct Attrs(Vec<(String, String)>);
+
+impl Attrs {
+    pub(crate) fn new(attributes: Vec<(String, String)>) -> Self {
+        Attrs(attributes)
+    }
+
+    /// Removes attribute `name` (its first occurrence) and returns its value.
+    pub(crate) fn take(&mut self, name: &str) -> Option<String> {
+        let i = self.0.iter().position(|(k, _)| k == name)?;
+        Some(self.0.remove(i).1)
+    }
+
+    /// [`Attrs::take`] read as an integer with [`parse_u64`]'s leniency.
+    pub(crate) fn take_u64(&mut self, name: &str) -> Option<u64> {
+        self.take(name).map(|v| parse_u64(&v))
+    }
+
+    /// [`Attrs::take`] read as a signed integer.
+    pub(crate) fn take_i64(&mut self, name: &str) -> Option<i64> {
+        self.take(name).map(|v| parse_i64(&v))
+    }
+
+    /// The attributes no one took, as written, in order.
+    pub(crate) fn other(self) -> Vec<(String, String)> {
+        self.0
+    }
 }
 
 impl Log {
@@ -160,8 +191,8 @@ impl Log {
             .iter()
             .filter(|e| e.kind == EventKind::JthreadStart)
         {
-            if let Some(tid) = e.attribute("tid") {
-                tags.tag(parse_u64(tid));
+            if let Some(tid) = e.tid {
+                tags.tag(tid);
             }
         }
         tags
@@ -171,14 +202,16 @@ impl Log {
     pub fn hw_counters(&self) -> Vec<HwCounter> {
         self.profiles
             .iter()
-            .filter(|p| p.name == "hwcounter" && p.attribute("hwcname").is_some())
-            .map(|p| HwCounter {
-                tag: p.attribute("tag").map_or(0, parse_u64),
-                name: p.attribute("hwcname").unwrap_or_default().to_owned(),
-                int_name: p.attribute("int_name").unwrap_or_default().to_owned(),
-                interval: p.attribute("interval").map_or(0, parse_u64),
-                cpuver: p.attribute("cpuver").map(parse_i64),
-                memop: p.attribute("memop").map(str::to_owned),
+            .filter(|p| p.name == "hwcounter")
+            .filter_map(|p| {
+                Some(HwCounter {
+                    tag: p.tag.unwrap_or(0),
+                    name: p.hwcname.clone()?,
+                    int_name: p.int_name.clone().unwrap_or_default(),
+                    interval: p.interval.unwrap_or(0),
+                    cpuver: p.cpuver,
+                    memop: p.memop.clone(),
+                })
             })
             .collect()
     }
@@ -189,8 +222,8 @@ impl Log {
             .iter()
             .filter(|e| e.kind == EventKind::Sample)
             .map(|e| SampleEvent {
-                id: e.id().unwrap_or(0),
-                label: e.attribute("label").unwrap_or_default().to_owned(),
+                id: e.id.unwrap_or(0),
+                label: e.label.clone().unwrap_or_default(),
                 tstamp: e.tstamp,
             })
             .collect()
@@ -207,16 +240,11 @@ impl Log {
                     EventKind::Comment => Severity::Comment,
                     _ => return None,
                 };
-                let text = if e.text.trim().is_empty() {
-                    e.attribute("text").unwrap_or_default().to_owned()
-                } else {
-                    e.text.trim().to_owned()
-                };
                 Some(CollectorMessage {
                     severity,
-                    id: e.id().unwrap_or(0),
-                    errno: e.attribute("ec").map(parse_i64),
-                    text,
+                    id: e.id.unwrap_or(0),
+                    errno: e.ec,
+                    text: e.text.trim().to_owned(),
                 })
             })
             .collect()
@@ -249,11 +277,6 @@ impl Log {
     /// The profile named `name`.
     pub fn profile(&self, name: &str) -> Option<&Profile> {
         self.profiles.iter().find(|p| p.name == name)
-    }
-
-    /// Setting `name` (the value of the first `<setting>` carrying that attribute).
-    pub fn setting(&self, name: &str) -> Option<&str> {
-        self.settings.iter().find_map(|s| attr(&s.attributes, name))
     }
 }
 
