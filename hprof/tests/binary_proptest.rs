@@ -360,6 +360,7 @@ fn mask_root(r: GcRoot, s: IdSize) -> GcRoot {
         Unreachable { object_id } => Unreachable {
             object_id: mask(object_id, s),
         },
+        other => unreachable!("the strategy makes no {other:?}"),
     }
 }
 

@@ -88,9 +88,10 @@ pub mod sub_tag {
     pub const PRIMITIVE_ARRAY_NODATA: u8 = 0xC3;
 }
 
-/// A GC root sub-record.
+/// A GC root sub-record. New JDKs and Android versions add root kinds, so this enum may grow.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
 pub enum GcRoot {
     /// 0xFF `ROOT_UNKNOWN`.
     Unknown {
