@@ -299,7 +299,7 @@ enum Input {
     /// An HPROF dump whose header reads, memory-mapped.
     Dump(memmap2::Mmap),
     /// An experiment directory whose log opens.
-    Experiment(experiment::Experiment<FsSource>),
+    Experiment(Box<experiment::Experiment<FsSource>>),
 }
 
 /// Opens IN and checks that it is what it claims to be (an HPROF header; an experiment's log),
@@ -307,7 +307,7 @@ enum Input {
 fn open_input(path: &Path, is_dir: bool) -> Result<Input, String> {
     if is_dir {
         return experiment::Experiment::open(FsSource(path.to_path_buf()))
-            .map(Input::Experiment)
+            .map(|e| Input::Experiment(Box::new(e)))
             .map_err(|e| e.to_string());
     }
     let file = File::open(path).map_err(|e| e.to_string())?;
@@ -347,7 +347,7 @@ fn export_dump(map: &memmap2::Mmap, sink: &mut Sink) -> Result<Outcome, String> 
             released = upto;
         }
     };
-    let summary = columnar::hprof::export(&map, sink, &mut progress);
+    let summary = columnar::hprof::export(map, sink, &mut progress);
     if let Some(b) = &bar {
         b.finish_and_clear();
     }
