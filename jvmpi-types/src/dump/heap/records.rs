@@ -317,8 +317,9 @@ pub enum HeapDumpRecord {
         /// The object.
         object: ObjectId,
     },
-    /// `JVMPI_GC_CLASS_DUMP`.
-    ClassDump(ClassDump),
+    /// `JVMPI_GC_CLASS_DUMP`. Boxed: class dumps are few and large (136 bytes with 8-byte ids),
+    /// so the other records (the many instance and array dumps) do not pay for their size.
+    ClassDump(Box<ClassDump>),
     /// `JVMPI_GC_INSTANCE_DUMP`.
     InstanceDump(InstanceDump),
     /// `JVMPI_GC_OBJ_ARRAY_DUMP`.
@@ -412,9 +413,9 @@ impl HeapDumpRecord {
                 object: obj(cur, "root object id")?,
             },
             HeapDumpTag::RootThreadObj => return Err(thread_obj_unsupported(offset)),
-            HeapDumpTag::ClassDump => {
-                Self::ClassDump(read_class_dump(cur, offset, level, resolver, shapes)?)
-            }
+            HeapDumpTag::ClassDump => Self::ClassDump(Box::new(read_class_dump(
+                cur, offset, level, resolver, shapes,
+            )?)),
             HeapDumpTag::InstanceDump => {
                 let object = obj(cur, "instance object id")?;
                 let class = obj(cur, "instance class id")?;
