@@ -738,9 +738,27 @@ fn instance_values_follow_class_load_fields_up_the_superclass_chain() {
             Value::Object(ObjectId(0x5000_020c))
         ]
     );
+    // The cache gives the same, gathering the types once per class.
+    {
+        let mut cache = classes.instance_layout_cache();
+        for _ in 0..3 {
+            assert_eq!(
+                inst.fields_with(&mut cache, LE4, DumpLevel::Level2),
+                inst.fields_from(&classes, LE4, DumpLevel::Level2)
+            );
+        }
+        assert_eq!(cache.len(), 1);
+        assert_eq!(
+            cache.field_types(string),
+            Some(&[TypeCode::Int, TypeCode::Class][..])
+        );
+        assert_eq!(cache.field_types(ObjectId(99)), None);
+        assert_eq!(cache.len(), 2);
+    }
     // A loop in the superclass chain gives up instead of spinning.
     classes.insert_super(ObjectId(0x5000_01d1), string);
     assert_eq!(classes.instance_field_types(string), None);
+    assert_eq!(classes.instance_layout_cache().field_types(string), None);
     let unknown = InstanceDump {
         class: ObjectId(99),
         ..inst

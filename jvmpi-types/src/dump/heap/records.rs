@@ -87,9 +87,12 @@ pub struct InstanceDump {
 impl InstanceDump {
     /// Decodes [`InstanceDump::values`] with the field types `classes` knows for this
     /// instance's class and its superclasses ([`ClassLayouts::instance_field_types`]); `None`
-    /// when some class of the chain is unknown.
+    /// when some class of the chain is unknown. This gathers the types for the call; to
+    /// decode many instances, use [`InstanceDump::fields_with`] and an
+    /// [`InstanceLayoutCache`], which gathers them once per class.
     ///
     /// [`ClassLayouts::instance_field_types`]: crate::ClassLayouts::instance_field_types
+    /// [`InstanceLayoutCache`]: crate::dump::InstanceLayoutCache
     pub fn fields_from(
         &self,
         classes: &crate::ClassLayouts,
@@ -98,6 +101,19 @@ impl InstanceDump {
     ) -> Option<Result<Vec<Value>>> {
         let types = classes.instance_field_types(self.class)?;
         Some(self.fields(types, options, level))
+    }
+
+    /// Decodes [`InstanceDump::values`] as [`InstanceDump::fields_from`] does, through the
+    /// field types `cache` holds for this instance's class; `None` when some class of the
+    /// chain is unknown.
+    pub fn fields_with(
+        &self,
+        cache: &mut crate::dump::InstanceLayoutCache<'_>,
+        options: DumpOptions,
+        level: DumpLevel,
+    ) -> Option<Result<Vec<Value>>> {
+        let types = cache.field_types(self.class)?;
+        Some(self.fields(types.iter().copied(), options, level))
     }
 
     /// Decodes [`InstanceDump::values`] given the types of the instance fields in dump order
