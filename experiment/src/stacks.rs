@@ -10,7 +10,8 @@
 //!
 //! Names follow gprofng exactly where the inputs allow:
 //! * a native PC is named by the ELF function symbol containing it (`.symtab`, else `.dynsym`,
-//!   aliases folded to the shortest name); a PC between symbols by gprofng's hole filler
+//!   aliases folded to the shortest name), C++ names demangled ([`function_name`]); a PC between
+//!   symbols by gprofng's hole filler
 //!   `<static>@0xLOW (<object>)`, `LOW` being the end of the function before the hole;
 //! * a PC no mapping covers is `<Unknown>`; generated code (vDSO, collector API functions,
 //!   JVM stubs) is named by its `map.xml` function;
@@ -177,6 +178,42 @@ pub fn static_name(elf: Option<&Elf>, address: u64, object: &str) -> (String, u6
         format!("<static>@{low:#x} ({})", object_name(object)),
         address.wrapping_sub(low),
     )
+}
+
+/// The name gprofng shows for the ELF symbol `symbol` (`Function::set_name`): a globalization
+/// prefix (`$X…` or `.X…` up to the first `.` after it) is dropped, and a name starting with `_`
+/// is demangled with its parameter lists where it is a C++ (Itanium ABI) name, GCC's clone
+/// suffixes printed the way binutils prints them (`_ZL8split_mei.part.0` is
+/// `split_me(int) [clone .part.0]`); anything else (C names, `main.cold`, `foo.constprop.0`) is
+/// shown as it is. Demangling needs the `demangle` feature (on by default); without it names
+/// stay mangled.
+pub fn function_name(symbol: &str) -> std::borrow::Cow<'_, str> {
+    let name = match symbol.get(..2) {
+        Some("$X" | ".X") => symbol
+            .get(2..)
+            .and_then(|rest| rest.split_once('.'))
+            .map_or(symbol, |(_, n)| n),
+        _ => symbol,
+    };
+    if name.starts_with('_') {
+        if let Some(d) = demangle(name) {
+            return std::borrow::Cow::Owned(d);
+        }
+    }
+    std::borrow::Cow::Borrowed(name)
+}
+
+#[cfg(feature = "demangle")]
+fn demangle(name: &str) -> Option<String> {
+    cpp_demangle::Symbol::new(name.as_bytes())
+        .ok()?
+        .demangle()
+        .ok()
+}
+
+#[cfg(not(feature = "demangle"))]
+fn demangle(_: &str) -> Option<String> {
+    None
 }
 
 /// A Java method as gprofng names it: `pkg.Class.method(type, type[])` from the JVM signature
@@ -480,7 +517,7 @@ impl<'e, S: Source> Symbolizer<'e, S> {
             }
             .unwrap_or(file_offset);
             match elf.and_then(|e| e.function(address).map(|f| (e, f))) {
-                Some((e, f)) => (e.name(f).into_owned(), address - f.address),
+                Some((e, f)) => (function_name(&e.name(f)).into_owned(), address - f.address),
                 None => static_name(elf, address, &object),
             }
         };
