@@ -53,14 +53,65 @@ pub const TOTAL: &str = "<Total>";
 pub enum FrameKind {
     /// Machine code of a load object or generated code.
     Native,
-    /// A Java method (interpreted or compiled: the user view does not tell them apart).
+    /// A Java method whose execution mode the native stack does not show (a native method,
+    /// or a native stack too short to reach the frame).
     Java,
+    /// A Java method running in the interpreter: its native frame is in the JVM's
+    /// `Interpreter` code (map.xml `object="function" name="Interpreter"`).
+    JavaInterpreted,
+    /// A Java method running as JIT-compiled code (map.xml `object="jcm"`), or inlined into
+    /// one.
+    JavaCompiled,
     /// A native frame spliced under a `<Java native method>` frame (the JNI function and
     /// what it called).
     Jni,
     /// A frame gprofng makes up: `<Truncated-stack>`, `<JVM-System>`, `<Unknown>`, …
     Pseudo,
 }
+
+/// The order a stack's frames are given in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+pub enum Order {
+    /// Outermost caller first (`<Total>`'s child first, as call trees and folded stacks read).
+    RootFirst,
+    /// Innermost callee first (the sampled PC first, as data.frameinfo records stacks).
+    LeafFirst,
+}
+
+/// The frames of one stack in the [`Order`] asked for (see [`Symbolizer::stack_frames`]).
+#[derive(Debug, Clone)]
+pub struct Frames<'a> {
+    frames: std::slice::Iter<'a, Frame>,
+    order: Order,
+}
+
+impl<'a> Iterator for Frames<'a> {
+    type Item = &'a Frame;
+
+    fn next(&mut self) -> Option<&'a Frame> {
+        match self.order {
+            Order::RootFirst => self.frames.next(),
+            Order::LeafFirst => self.frames.next_back(),
+        }
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.frames.size_hint()
+    }
+}
+
+impl DoubleEndedIterator for Frames<'_> {
+    fn next_back(&mut self) -> Option<Self::Item> {
+        match self.order {
+            Order::RootFirst => self.frames.next_back(),
+            Order::LeafFirst => self.frames.next(),
+        }
+    }
+}
+
+impl ExactSizeIterator for Frames<'_> {}
 
 /// Index of a function in [`Symbolizer::functions`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -352,6 +403,14 @@ impl<'e, S: Source> Symbolizer<'e, S> {
             .unwrap_or_default()
     }
 
+    /// The frames of stack `id` in the order `order`.
+    pub fn stack_frames(&self, id: StackId, order: Order) -> Frames<'_> {
+        Frames {
+            frames: self.frames(id).iter(),
+            order,
+        }
+    }
+
     /// Number of distinct stacks.
     pub fn stack_count(&self) -> usize {
         self.stacks.len()
@@ -475,19 +534,20 @@ impl<'e, S: Source> Symbolizer<'e, S> {
         self.objects.get(object)?.as_ref()
     }
 
+    /// Where `pc` is at relative time `rel`, and the time it was looked up at. The collector
+    /// logs the mappings present at start (and JIT code) a little after the first packets that
+    /// run in them (their tstamps follow the first events); gprofng names those PCs all the
+    /// same: a PC no mapping covers yet is looked up as of the first later mapping of it.
+    fn resolve(&self, pc: u64, rel: Timestamp) -> Option<(crate::map::Resolved<'e>, Timestamp)> {
+        match self.map.resolve(pc, rel) {
+            Some(r) => Some((r, rel)),
+            None => self.map.resolve_later(pc, rel),
+        }
+    }
+
     /// Names native PC `pc` at relative time `rel`.
     fn native(&mut self, pc: u64, rel: Timestamp, kind: FrameKind) -> Frame {
-        // The collector logs the mappings present at start a little after the first packets
-        // (their tstamps follow the first events); gprofng names those PCs all the same: a PC
-        // no mapping covers yet is looked up as of the first later mapping.
-        let resolved = match self.map.resolve(pc, rel) {
-            Some(r) => Some((r, rel)),
-            None => self
-                .map_times
-                .get(self.map_times.partition_point(|&t| t <= rel))
-                .and_then(|&later| Some((self.map.resolve(pc, later)?, later))),
-        };
-        let Some((r, rel)) = resolved else {
+        let Some((r, rel)) = self.resolve(pc, rel) else {
             self.warnings.unknown_pcs += 1;
             return Frame {
                 kind: FrameKind::Pseudo,
@@ -549,6 +609,56 @@ impl<'e, S: Source> Symbolizer<'e, S> {
         }
     }
 
+    /// How each Java frame of `stack` (leaf first) runs, read off its native stack: walking
+    /// both from the leaf, a native frame in the `Interpreter` is the next Java frame,
+    /// interpreted; a native frame in JIT code of method `m` is the next Java frame if that is
+    /// `m`, compiled, and otherwise a frame inlined into `m` (compiled too, the native frame
+    /// still to be matched). A native method takes its own native frame (the interpreter's
+    /// native entry or its compiled wrapper) and stays `Java`, as do frames beyond the native
+    /// stack. JIT code of a method not on the Java stack is passed over.
+    fn java_kinds(&self, stack: &Stack, rel: Timestamp) -> Vec<FrameKind> {
+        let mut modes = stack.native.iter().filter_map(|&pc| {
+            let (r, at) = self.resolve(pc, rel)?;
+            if let Some(m) = self.map.jit_method(pc, at) {
+                // JIT code of a method the Java stack lacks (AsyncGetCallTrace started its
+                // walk further out) matches no frame.
+                return stack
+                    .java
+                    .iter()
+                    .any(|jf| jf.method_id == m)
+                    .then_some(Some(m));
+            }
+            (r.generated && r.name == "Interpreter").then_some(None)
+        });
+        let mut current = modes.next();
+        let mut kinds = Vec::with_capacity(stack.java.len());
+        for jf in &stack.java {
+            let kind = match current {
+                // A native method is entered through the interpreter's native entry or a
+                // compiled native wrapper: either is its own native frame.
+                _ if jf.lineno == JNI_MARKER => {
+                    if matches!(current, Some(None)) || current == Some(Some(jf.method_id)) {
+                        current = modes.next();
+                    }
+                    FrameKind::Java
+                }
+                Some(None) => {
+                    current = modes.next();
+                    FrameKind::JavaInterpreted
+                }
+                Some(Some(m)) => {
+                    if m == jf.method_id {
+                        current = modes.next();
+                    }
+                    FrameKind::JavaCompiled
+                }
+                None => FrameKind::Java,
+            };
+            kinds.push(kind);
+        }
+        kinds
+    }
+
     /// gprofng's user view of a Java stack (see
     /// [`Stack::user_view_frames_jni`](crate::frameinfo::Stack::user_view_frames_jni) for the
     /// splice rule this mirrors frame by frame).
@@ -567,6 +677,7 @@ impl<'e, S: Source> Symbolizer<'e, S> {
             let f = self.pseudo(TRUNCATED_STACK);
             out.push(f);
         }
+        let kinds = self.java_kinds(stack, rel);
         let mut next = stack.native.len();
         for (depth, jf) in stack.java.iter().enumerate().rev() {
             let function = self.java_method(jf.method_id);
@@ -574,7 +685,7 @@ impl<'e, S: Source> Symbolizer<'e, S> {
                 function,
                 offset: u64::try_from(jf.lineno).unwrap_or(0),
                 line: None,
-                kind: FrameKind::Java,
+                kind: kinds.get(depth).copied().unwrap_or(FrameKind::Java),
             });
             if jf.lineno != JNI_MARKER {
                 continue;

@@ -256,7 +256,10 @@ fn check_calltree(case: &str, kind: DataKind, metric: Metric) {
         }
         let got = nodes.get(&path[1..]).copied().unwrap_or(0);
         if want == "0" || want == "0." {
-            assert!(got == 0 || gprofng_text(metric, got) == *want, "{case} {path:?}");
+            assert!(
+                got == 0 || gprofng_text(metric, got) == *want,
+                "{case} {path:?}"
+            );
         } else {
             assert_eq!(gprofng_text(metric, got), *want, "{case} {path:?}");
         }
