@@ -15,7 +15,13 @@
 //!   `<static>@0xLOW (<object>)`, `LOW` being the end of the function before the hole;
 //! * a PC no mapping covers is `<Unknown>`; generated code (vDSO, collector API functions,
 //!   JVM stubs) is named by its `map.xml` function;
-//! * a native stack the collector cut off starts with `<Truncated-stack>`;
+//! * a native stack the collector cut off starts with `<Truncated-stack>`, one it could not
+//!   unwind with `<Stack-unwind-failed>`; a leaf PC in a `.plt` section (gprofng's `@plt`
+//!   function) is left out;
+//! * C names of GCC's outlined and cloned parts (`main.cold`, `foo.part.0`,
+//!   `foo.constprop.0`, `foo.isra.0`) are kept as they are and C++ ones demangled with
+//!   binutils' ` [clone .part.0]` suffix, each its own function as in gprofng (which links only
+//!   Sun compilers' `_$o1…` outlines to their parent);
 //! * Java stacks (Java experiments): `Class.method(argument types)` per frame, root first,
 //!   `<Truncated-stack>`, `<JVM-System>` for threads without a Java stack,
 //!   `<no Java callstack recorded>` for AsyncGetCallTrace errors, and the native frames of a
@@ -38,6 +44,8 @@ use std::collections::HashMap;
 pub const UNKNOWN: &str = "<Unknown>";
 /// gprofng's root frame of a stack the collector cut off.
 pub const TRUNCATED_STACK: &str = "<Truncated-stack>";
+/// gprofng's root frame of a native stack the collector could not unwind to its end.
+pub const STACK_UNWIND_FAILED: &str = "<Stack-unwind-failed>";
 /// gprofng's frame for samples of JVM threads without a Java stack.
 pub const JVM_SYSTEM: &str = "<JVM-System>";
 /// gprofng's frame for a Java stack AsyncGetCallTrace could not walk.
@@ -487,8 +495,12 @@ impl<'e, S: Source> Symbolizer<'e, S> {
             if stack.native_truncated {
                 let t = self.pseudo(TRUNCATED_STACK);
                 frames.push(t);
+            } else if stack.native_unwind_failed {
+                let t = self.pseudo(STACK_UNWIND_FAILED);
+                frames.push(t);
             }
-            for &pc in stack.native.iter().rev() {
+            let from = self.plt_leaf(&stack, rel);
+            for &pc in stack.native.get(from..).unwrap_or_default().iter().rev() {
                 let f = self.native(pc, rel, FrameKind::Native);
                 frames.push(f);
             }
@@ -543,6 +555,20 @@ impl<'e, S: Source> Symbolizer<'e, S> {
             Some(r) => Some((r, rel)),
             None => self.map.resolve_later(pc, rel),
         }
+    }
+
+    /// 1 when the leaf PC of `stack` is in a `.plt` section (gprofng skips it: the call has
+    /// not reached its target yet, `CallStackP::add_stack`), else 0: the index of the first
+    /// native PC that makes a frame.
+    fn plt_leaf(&mut self, stack: &Stack, rel: Timestamp) -> usize {
+        let Some(&leaf) = stack.native.first() else {
+            return 0;
+        };
+        let f = self.native(leaf, rel, FrameKind::Native);
+        usize::from(
+            self.function(f.function)
+                .is_some_and(|f| f.name == crate::elf::PLT_NAME && f.load_object.is_some()),
+        )
     }
 
     /// Names native PC `pc` at relative time `rel`.
@@ -678,6 +704,7 @@ impl<'e, S: Source> Symbolizer<'e, S> {
             out.push(f);
         }
         let kinds = self.java_kinds(stack, rel);
+        let first_native = self.plt_leaf(stack, rel);
         let mut next = stack.native.len();
         for (depth, jf) in stack.java.iter().enumerate().rev() {
             let function = self.java_method(jf.method_id);
@@ -693,7 +720,7 @@ impl<'e, S: Source> Symbolizer<'e, S> {
             let leaf = depth == 0;
             let method = self.jclasses.method_full_name(jf.method_id);
             let mut found = false;
-            while let Some(i) = next.checked_sub(1) {
+            while let Some(i) = next.checked_sub(1).filter(|&i| i >= first_native) {
                 let pc = stack.native.get(i).copied().unwrap_or_default();
                 let frame = self.native(pc, rel, FrameKind::Jni);
                 let in_jvm = self.map.resolve(pc, rel).is_some_and(|r| r.in_jvm());

@@ -768,3 +768,99 @@ mod properties {
         }
     }
 }
+
+/// A clock experiment over the archived program of `cxx_names` (mapped at 0x5555_0000_0000):
+/// one packet per stack of `stacks` (native PCs leaf first, markers included).
+fn native_stacks_experiment(stacks: &[&[u64]]) -> MemorySource {
+    let e = Endian::Little;
+    let log = br#"<experiment version="12.4"><collector>2.40.00</collector></experiment>
+<system hostname="vm" arch="x86_64" pagesz="4096"/>
+<process wsize="64"></process>
+<event kind="run" tstamp="100.000000000"/>
+<profile name="profile" ptimer="10007">
+  <profdata fname="profile"/>
+  <profpckt kind="8" uname="Clock profiling data">
+    <field name="THRID" offset="16" type="INT64"/>
+    <field name="TSTAMP" offset="28" type="INT64"/>
+    <field name="FRINFO" offset="36" type="INT64"/>
+    <field name="NTICK" offset="48" type="INT32"/>
+  </profpckt>
+</profile>
+<event kind="exit" tstamp="1.000000000"/>"#;
+    let map = br#"<event kind="map" object="segment" tstamp="0.000000001" vaddr="0x0000555500000000" size="12288" pagesz="4096" foffset="+0x00000000" modes="0x005" chksum="0" name="/x/prog"/>
+"#;
+    let (mut profile, mut frames) = (Vec::new(), Vec::new());
+    for (i, pcs) in stacks.iter().enumerate() {
+        let uid = 100 + i as u64;
+        let mut p = vec![0u8; 56];
+        p[0..4].copy_from_slice(&[56, 0, 8, 0]);
+        p[28..36].copy_from_slice(&(100_500_000_000u64 + i as u64).to_le_bytes());
+        p[36..44].copy_from_slice(&uid.to_le_bytes());
+        p[48..52].copy_from_slice(&1u32.to_le_bytes());
+        profile.extend(p);
+        frames.extend(frame(
+            e,
+            uid,
+            &[info(e, WordSize::W64, STACK_INFO, uid, pcs, None)],
+        ));
+    }
+    MemorySource::new()
+        .with("log.xml", &log[..])
+        .with("map.xml", &map[..])
+        .with("profile", block(e, profile))
+        .with("data.frameinfo", block(e, frames))
+}
+
+#[test]
+fn plt_leaves_are_skipped_and_failed_unwinds_marked() {
+    use experiment::frameinfo::FAILED_UNWIND_MARKER;
+    use experiment::stacks::{Order, Symbolizer};
+    let prog = std::fs::read_dir(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/data/cxx_names/test.1.er/archives"),
+    )
+    .unwrap()
+    .map(|e| e.unwrap().path())
+    .find(|p| {
+        p.file_name()
+            .unwrap()
+            .to_str()
+            .unwrap()
+            .starts_with("prog_")
+    })
+    .unwrap();
+    let prog = experiment::bytes::Bytes::from(std::fs::read(prog).unwrap());
+    // .plt is 0x1020..0x1080 and main starts at 0x1090 in that program.
+    let base = 0x5555_0000_0000u64;
+    let (plt, main) = (base + 0x1030, base + 0x10a0);
+    let stacks: [&[u64]; 4] = [
+        &[plt, main],
+        &[main, plt],
+        &[main, FAILED_UNWIND_MARKER],
+        &[plt, plt, main],
+    ];
+    let exp = Experiment::open(native_stacks_experiment(&stacks)).unwrap();
+    let mut symbols = Symbolizer::new(&exp).with_load_objects(move |_| Some(prog.clone()));
+    let mut got = Vec::new();
+    for file in exp.data_files().unwrap() {
+        for p in file.packets() {
+            let t = p.unwrap().typed().unwrap();
+            let id = symbols.stack(t.common().frinfo, t.common().tstamp);
+            let names: Vec<String> = symbols
+                .stack_frames(id, Order::LeafFirst)
+                .map(|f| symbols.function(f.function).unwrap().name.clone())
+                .collect();
+            got.push(names);
+        }
+    }
+    assert_eq!(
+        got,
+        [
+            vec!["main"],
+            vec!["main", "@plt"],
+            vec!["main", "<Stack-unwind-failed>"],
+            vec!["@plt", "main"],
+        ]
+    );
+    assert_eq!(symbols.warnings().unreadable_objects, 0);
+}
