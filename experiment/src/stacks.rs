@@ -30,6 +30,7 @@
 //! Inputs that disagree (PCs no mapping covers, load objects that cannot be read) still give
 //! frames; [`Symbolizer::warnings`] counts them.
 
+use crate::classfile::ClassFile;
 use crate::elf::Elf;
 use crate::experiment::Experiment;
 use crate::frameinfo::{JNI_MARKER, Stack, jni_match};
@@ -152,8 +153,9 @@ pub struct Frame {
     pub function: FunctionId,
     /// Offset of the PC in the function (native), or the bci (Java).
     pub offset: u64,
-    /// Source line, where the experiment has it (Java line numbers need the class files'
-    /// line tables, native ones DWARF: neither is read yet, so this is `None`).
+    /// Source line, where the experiment has it: for a Java frame the line of its bci in the
+    /// `LineNumberTable` of its class file (`jdynclasses/` or `archives/`); native frames
+    /// have none (that would take the load objects' DWARF line tables).
     pub line: Option<u32>,
     /// What the frame is.
     pub kind: FrameKind,
@@ -201,6 +203,8 @@ pub struct Symbolizer<'e, S> {
     by_frinfo: HashMap<(u64, u32), StackId>,
     warnings: Warnings,
     scratch: Vec<Frame>,
+    /// Class files read so far, by internal class name (`None`: not in the experiment).
+    classes: HashMap<String, Option<ClassFile>>,
 }
 
 impl<S> std::fmt::Debug for Symbolizer<'_, S> {
@@ -369,6 +373,7 @@ impl<'e, S: Source> Symbolizer<'e, S> {
             by_frinfo: HashMap::new(),
             warnings: Warnings::default(),
             scratch: Vec::new(),
+            classes: HashMap::new(),
         }
     }
 
@@ -685,6 +690,53 @@ impl<'e, S: Source> Symbolizer<'e, S> {
         kinds
     }
 
+    /// The source line of bytecode index `bci` of Java method `method_id`, from its class's
+    /// class file in the experiment: `jdynclasses/<internal name>.class`, else a copy
+    /// `archives/<simple name>.class_…` (gprofng shows no line for classes it has no class file
+    /// of, e.g. the JDK's own).
+    fn java_line(&mut self, method_id: u64, bci: u32) -> Option<u32> {
+        let (class, name, signature) = self.jclasses.method(method_id).map(|(c, m)| {
+            let internal = c
+                .name
+                .strip_prefix('L')
+                .and_then(|n| n.strip_suffix(';'))
+                .unwrap_or(&c.name)
+                .to_owned();
+            (internal, m.name.clone(), m.signature.clone())
+        })?;
+        if !self.classes.contains_key(&class) {
+            let file = self.class_file(&class);
+            self.classes.insert(class.clone(), file);
+        }
+        self.classes
+            .get(&class)?
+            .as_ref()?
+            .method(&name, &signature)?
+            .line(bci)
+    }
+
+    fn class_file(&self, class: &str) -> Option<ClassFile> {
+        let bytes = match self.exp.file(&format!("jdynclasses/{class}.class")) {
+            Ok(Some(b)) => Some(b),
+            _ => {
+                let simple = class.rsplit('/').next().unwrap_or(class);
+                let prefix = format!("{simple}.class_");
+                let archived = self
+                    .exp
+                    .archives()
+                    .into_iter()
+                    .find(|a| a.starts_with(&prefix))?;
+                self.exp
+                    .file(&format!("archives/{archived}"))
+                    .ok()
+                    .flatten()
+            }
+        }?;
+        ClassFile::parse(&bytes)
+            .ok()
+            .filter(|c| c.this_class == class)
+    }
+
     /// gprofng's user view of a Java stack (see
     /// [`Stack::user_view_frames_jni`](crate::frameinfo::Stack::user_view_frames_jni) for the
     /// splice rule this mirrors frame by frame).
@@ -708,10 +760,13 @@ impl<'e, S: Source> Symbolizer<'e, S> {
         let mut next = stack.native.len();
         for (depth, jf) in stack.java.iter().enumerate().rev() {
             let function = self.java_method(jf.method_id);
+            let line = u32::try_from(jf.lineno)
+                .ok()
+                .and_then(|bci| self.java_line(jf.method_id, bci));
             out.push(Frame {
                 function,
                 offset: u64::try_from(jf.lineno).unwrap_or(0),
-                line: None,
+                line,
                 kind: kinds.get(depth).copied().unwrap_or(FrameKind::Java),
             });
             if jf.lineno != JNI_MARKER {

@@ -15,6 +15,7 @@ use experiment::Experiment;
 use experiment::packets::TypedPacket;
 use experiment::stacks::{FrameKind, Order, Symbolizer};
 use std::collections::{HashMap, HashSet};
+use std::ops::Not;
 use std::path::PathBuf;
 
 fn shared(case: &str) -> PathBuf {
@@ -127,4 +128,74 @@ fn interpreted_and_compiled_frames_agree_with_the_machine_view() {
         .collect();
     root_first.reverse();
     assert_eq!(id.collect::<Vec<_>>(), root_first);
+}
+
+#[test]
+fn java_source_lines_match_gprofngs() {
+    let dir = common::data().join("java_heap");
+    let exp = Experiment::open(FsSource(dir.join("test.1.er"))).unwrap();
+    // `name + 0xBCI` -> the line gprofng prints, if any.
+    let mut want: HashMap<String, Option<u32>> = HashMap::new();
+    for line in std::fs::read_to_string(dir.join("java-frames.txt"))
+        .unwrap()
+        .lines()
+    {
+        let (frame, line) = match line.split_once(", line ") {
+            Some((f, rest)) => (f, rest.split(' ').next().unwrap().parse::<u32>().ok()),
+            None => (line, None),
+        };
+        want.insert(frame.to_owned(), line);
+    }
+    let mut symbols = Symbolizer::new(&exp);
+    let mut ids = Vec::new();
+    for file in exp.data_files().unwrap() {
+        for p in file.packets() {
+            let t = p.unwrap().typed().unwrap();
+            ids.push(symbols.stack(t.common().frinfo, t.common().tstamp));
+        }
+    }
+    let (mut with_line, mut without, mut seen) = (0, 0, HashSet::new());
+    for id in ids {
+        for f in symbols.stack_frames(id, Order::LeafFirst) {
+            let func = symbols.function(f.function).unwrap();
+            if func.signature.is_none() || func.name.ends_with(')').not() {
+                continue;
+            }
+            let key = format!("{} + 0x{:08X}", func.name, f.offset);
+            let Some(&line) = want.get(&key) else {
+                continue; // a native method's frame (`<Java native method>`)
+            };
+            assert_eq!(f.line, line, "{key}");
+            if seen.insert(key) {
+                if line.is_some() {
+                    with_line += 1;
+                } else {
+                    without += 1;
+                }
+            }
+        }
+    }
+    assert_eq!(with_line, 18);
+    assert!(without > 40, "{without}");
+}
+
+#[test]
+fn class_files_give_line_tables_and_reject_other_bytes() {
+    use experiment::classfile::ClassFile;
+    let bytes =
+        std::fs::read(common::data().join("java_heap/test.1.er/jdynclasses/Main.class")).unwrap();
+    let class = ClassFile::parse(&bytes).unwrap();
+    assert_eq!(class.this_class, "Main");
+    assert_eq!(class.source_file.as_deref(), Some("Main.java"));
+    let main = class.method("main", "([Ljava/lang/String;)V").unwrap();
+    // gprofng: `Main.main(java.lang.String[]) + 0x00000013, line 59 in "Main.java"`.
+    assert_eq!(main.line(0x13), Some(59));
+    assert_eq!(main.line(main.code_length), None);
+    // Every cut of the file is an error naming what was being read, never a panic.
+    for cut in (0..bytes.len()).step_by(7) {
+        let err = ClassFile::parse(&bytes[..cut]).unwrap_err();
+        assert!(err.is_truncated(), "{cut}: {err}");
+    }
+    let err = ClassFile::parse(b"\x7fELF\x02\x01\x01\0").unwrap_err();
+    assert!(err.to_string().contains("class file magic"), "{err}");
 }
