@@ -864,3 +864,57 @@ fn plt_leaves_are_skipped_and_failed_unwinds_marked() {
     );
     assert_eq!(symbols.warnings().unreadable_objects, 0);
 }
+
+#[test]
+fn hardware_counter_metrics_in_the_function_profile() {
+    use experiment::profile::{FunctionTable, StackProfile};
+    use experiment::stacks::Symbolizer;
+    let log = r#"<experiment version="12.4"/><system arch="x86_64"/>
+<event kind="run" tstamp="0.000000001"/>
+<profile name="hwcounter" cpuver="2" hwcname="cycles" int_name="cpu-cycles" interval="1000003" tag="0" memop="0"/>
+<profile name="hwcounter" cpuver="2" hwcname="insts" int_name="instructions" interval="2000003" tag="1" memop="0"/>
+<profile name="hwcounter"><profdata fname="hwcounters"/><profpckt kind="3" uname="HW counter profiling data">
+<field name="TSTAMP" offset="32" type="INT64"/><field name="FRINFO" offset="40" type="INT64"/>
+<field name="HWCTAG" offset="48" type="UINT32"/><field name="HWCINT" offset="56" type="UINT64"/></profpckt></profile>"#;
+    let e = Endian::Little;
+    let mut packets = Vec::new();
+    for (tag, interval) in [
+        (0u32, 1_000_003u64),
+        (1, 2_000_003),
+        (1, 2_000_003),
+        (0, 1_000_003),
+    ] {
+        let mut w = W::new(e);
+        w.u32(0)
+            .u64(1)
+            .u64(2)
+            .u32(0)
+            .u32(0)
+            .u64(99)
+            .u64(7)
+            .u32(tag)
+            .u32(0)
+            .u64(interval);
+        packets.extend(packet(e, 3, &w.b));
+    }
+    // One stack: a PC no mapping covers (`<Unknown>`).
+    let stack = info(e, WordSize::W64, STACK_INFO, 7, &[0x1234], None);
+    let src = MemorySource::new()
+        .with("log.xml", log)
+        .with("hwcounters", block(e, packets))
+        .with("data.frameinfo", block(e, frame(e, 7, &[stack])));
+    let exp = Experiment::open(src).unwrap();
+    let profile = StackProfile::collect(&exp, Symbolizer::new(&exp), None).unwrap();
+    let insts = profile.metric("insts").unwrap();
+    assert_eq!(profile.total(insts), 4_000_006);
+    let table = profile.function_table();
+    let columns = table.default_columns();
+    let keys: Vec<String> = columns.iter().map(|c| table.key(*c)).collect();
+    assert_eq!(keys, ["e.cycles", "i.cycles", "e.insts", "i.insts"]);
+    let rows = table.rows(&columns, FunctionTable::sort_column(&columns));
+    assert_eq!(rows[0].name, "<Total>");
+    assert_eq!(rows[0].values, [2_000_006, 2_000_006, 4_000_006, 4_000_006]);
+    assert_eq!(rows[1].name, "<Unknown>");
+    assert_eq!(rows[1].values, [2_000_006, 2_000_006, 4_000_006, 4_000_006]);
+    assert_eq!(profile.folded(insts), [("<Unknown>".to_owned(), 4_000_006)]);
+}
