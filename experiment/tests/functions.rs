@@ -347,3 +347,65 @@ fn parse_calltree(text: &str) -> BTreeMap<Vec<String>, String> {
     }
     out
 }
+
+/// er-functions and er-folded on `cxx_names`: the C++ functions of the program (named from
+/// its archived copy alone, whatever the machine's libraries) with gprofng's names and values,
+/// and folded heap stacks adding up to gprofng's `<Total>`.
+#[test]
+fn examples_print_gprofngs_cxx_rows() {
+    let exp = data().join("cxx_names/test.1.er");
+    let exp = exp.to_str().unwrap();
+    let out = common::run_example("er-functions", &[exp, "--archives-only"]);
+    let rows: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let text = std::fs::read_to_string(data().join("cxx_names/functions.txt")).unwrap();
+    let want = reference_rows(&text, 8);
+    let mut checked = 0;
+    for (name, toks) in &want {
+        let program = (name.contains('(') && !name.starts_with('<'))
+            || ["<Total>", "c_sized", "c_entry"].contains(&name.as_str());
+        if !program {
+            continue; // libc and collector functions: named from the machine's files
+        }
+        let row = rows
+            .iter()
+            .find(|r| r["name"] == name.as_str())
+            .unwrap_or_else(|| panic!("{name} missing"));
+        let keys = [
+            "i.heapleakbytes",
+            "i.heapleakcnt",
+            "i.heapallocbytes",
+            "i.heapalloccnt",
+        ];
+        for (k, want) in keys.iter().zip(toks) {
+            assert_eq!(row[k].to_string(), *want, "{name} {k}");
+        }
+        let cpu = row["e.totalcpu"].as_f64().unwrap();
+        assert_eq!(
+            format!("{cpu:.3}").replace("0.000", "0."),
+            toks[4],
+            "{name}"
+        );
+        checked += 1;
+    }
+    assert!(checked >= 15, "{checked}");
+    let folded = common::run_example(
+        "er-folded",
+        &[
+            exp,
+            "--kind",
+            "heap",
+            "--metric",
+            "heapleakbytes",
+            "--archives-only",
+        ],
+    );
+    let total: u64 = folded
+        .lines()
+        .map(|l| l.rsplit(' ').next().unwrap().parse::<u64>().unwrap())
+        .sum();
+    assert_eq!(total.to_string(), want[0].1[0]);
+    assert!(folded.contains("split_me(int) [clone .part.0]"), "{folded}");
+}
