@@ -571,10 +571,14 @@ impl<'e, S: Source> Symbolizer<'e, S> {
                 let t = self.pseudo(STACK_UNWIND_FAILED);
                 frames.push(t);
             }
-            let from = self.plt_leaf(&stack, rel);
-            for &pc in stack.native.get(from..).unwrap_or_default().iter().rev() {
+            for &pc in stack.native.iter().rev() {
                 let f = self.native(pc, rel, FrameKind::Native);
                 frames.push(f);
+            }
+            // gprofng skips a leaf PC in .plt (`CallStackP::add_stack`): the call has not
+            // reached its target yet.
+            if !stack.native.is_empty() && frames.last().is_some_and(|f| self.is_plt(f)) {
+                frames.pop();
             }
         }
         let id = self.intern_stack(&frames);
@@ -629,18 +633,10 @@ impl<'e, S: Source> Symbolizer<'e, S> {
         }
     }
 
-    /// 1 when the leaf PC of `stack` is in a `.plt` section (gprofng skips it: the call has
-    /// not reached its target yet, `CallStackP::add_stack`), else 0: the index of the first
-    /// native PC that makes a frame.
-    fn plt_leaf(&mut self, stack: &Stack, rel: Timestamp) -> usize {
-        let Some(&leaf) = stack.native.first() else {
-            return 0;
-        };
-        let f = self.native(leaf, rel, FrameKind::Native);
-        usize::from(
-            self.function(f.function)
-                .is_some_and(|f| f.name == crate::elf::PLT_NAME && f.load_object.is_some()),
-        )
+    /// Is `frame` in gprofng's `@plt` function of a load object?
+    fn is_plt(&self, frame: &Frame) -> bool {
+        self.function(frame.function)
+            .is_some_and(|f| f.name == crate::elf::PLT_NAME && f.load_object.is_some())
     }
 
     /// Names native PC `pc` at relative time `rel`.
@@ -823,7 +819,6 @@ impl<'e, S: Source> Symbolizer<'e, S> {
             out.push(f);
         }
         let kinds = self.java_kinds(stack, rel);
-        let first_native = self.plt_leaf(stack, rel);
         let mut next = stack.native.len();
         for (depth, jf) in stack.java.iter().enumerate().rev() {
             let function = self.java_method(jf.method_id);
@@ -842,9 +837,13 @@ impl<'e, S: Source> Symbolizer<'e, S> {
             let leaf = depth == 0;
             let method = self.jclasses.method_full_name(jf.method_id);
             let mut found = false;
-            while let Some(i) = next.checked_sub(1).filter(|&i| i >= first_native) {
+            while let Some(i) = next.checked_sub(1) {
                 let pc = stack.native.get(i).copied().unwrap_or_default();
                 let frame = self.native(pc, rel, FrameKind::Jni);
+                // The native leaf in .plt is skipped, as in native stacks.
+                if i == 0 && self.is_plt(&frame) {
+                    break;
+                }
                 let in_jvm = self.map.resolve(pc, rel).is_some_and(|r| r.in_jvm());
                 if !found {
                     let fname = self
