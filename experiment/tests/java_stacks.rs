@@ -207,7 +207,7 @@ fn class_files_give_line_tables_and_reject_other_bytes() {
 fn cpu_per_source_line_matches_gprofngs_line_list() {
     let dir = shared("cpu");
     let exp = Experiment::open(FsSource(dir.join("test.1.er"))).unwrap();
-    let ptimer_ns = u64::from(exp.log().profile("profile").unwrap().ptimer.unwrap()) * 1000;
+    let ptimer_ns = exp.log().profile("profile").unwrap().ptimer.unwrap() * 1000;
     let mut symbols = Symbolizer::new(&exp);
     let mut excl: HashMap<(String, u32), u64> = HashMap::new();
     let mut incl: HashMap<(String, u32), u64> = HashMap::new();
