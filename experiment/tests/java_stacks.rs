@@ -1,6 +1,7 @@
-//! Java frames of gprofng's user view against the shared Java fixtures
-//! (`../shared/fixtures/experiment-java/`, gprofng 2.40 with Java support): execution modes
-//! read off the native stack agree with gprofng's machine view of the same packets.
+//! Java frames of gprofng's user view: execution modes read off the native stack agree with
+//! gprofng's machine view, and source lines with its `-lines` list, of the shared Java fixture
+//! `../shared/fixtures/experiment-java/cpu` (gprofng 2.40 with Java support; `--ignored`, run by
+//! .ci/run); source lines of `tests/data/java_heap` equal those of its full `dheap.txt`.
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,
@@ -52,6 +53,7 @@ fn frame_name(line: &str) -> &str {
 }
 
 #[test]
+#[ignore = "needs ../shared/fixtures/experiment-java/cpu beside the repository (.ci/run runs it)"]
 fn interpreted_and_compiled_frames_agree_with_the_machine_view() {
     let dir = shared("cpu");
     let exp = Experiment::open(FsSource(dir.join("test.1.er"))).unwrap();
@@ -204,6 +206,7 @@ fn class_files_give_line_tables_and_reject_other_bytes() {
 /// Java source line it names (`Main.isPrime(long), line 14 in "Main.java"`) equals the ticks of
 /// the packets whose leaf frame, or any frame, is at that line.
 #[test]
+#[ignore = "needs ../shared/fixtures/experiment-java/cpu beside the repository (.ci/run runs it)"]
 fn cpu_per_source_line_matches_gprofngs_line_list() {
     let dir = shared("cpu");
     let exp = Experiment::open(FsSource(dir.join("test.1.er"))).unwrap();
