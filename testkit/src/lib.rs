@@ -43,7 +43,13 @@ fn grew(n: usize) {
     let _ = CURRENT.try_with(|c| {
         let now = c.get().wrapping_add(n);
         c.set(now);
-        let _ = PEAK.try_with(|p| p.set(p.get().max(now)));
+        // Signed: memory allocated by another thread and freed by this one takes the count
+        // below zero, which is no peak.
+        let _ = PEAK.try_with(|p| {
+            if now as isize > p.get() as isize {
+                p.set(now);
+            }
+        });
     });
 }
 
@@ -90,11 +96,27 @@ fn delta<T>(
 }
 
 /// Peak bytes in use on this thread while `f` runs, above what was in use before.
+///
+/// Counted from zero while `f` runs, so that what happened before (such as memory another
+/// thread allocated and this one freed, which takes the thread's count below zero) does not
+/// matter.
 pub fn peak_of<T>(f: impl FnOnce() -> T) -> (T, usize) {
-    let start = CURRENT.with(Cell::get);
-    PEAK.with(|p| p.set(start));
+    let before = CURRENT.with(|c| c.replace(0));
+    let outer_peak = PEAK.with(|p| p.replace(0));
     let r = f();
-    (r, PEAK.with(Cell::get).wrapping_sub(start))
+    let peak = PEAK.with(Cell::get);
+    let during = CURRENT.with(Cell::get);
+    CURRENT.with(|c| c.set(before.wrapping_add(during)));
+    // An enclosing `peak_of` sees this one's peak on top of what was in use before it.
+    PEAK.with(|p| {
+        let total = before.wrapping_add(peak);
+        p.set(if total as isize > outer_peak as isize {
+            total
+        } else {
+            outer_peak
+        });
+    });
+    (r, peak)
 }
 
 /// Bytes allocated (and reallocated to) on this thread while `f` runs, freed or not.

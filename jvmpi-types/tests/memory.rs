@@ -1,0 +1,125 @@
+//! Memory of the decoded models against the size of their input, on the real buffers of
+//! `tests/data/`: peak heap (counting allocator, `testkit`) while decoding a buffer and keeping
+//! what was decoded. The family's budget is 8× the input (issue 15).
+
+#![allow(clippy::unwrap_used, clippy::indexing_slicing, clippy::print_stderr)]
+
+use std::path::PathBuf;
+
+use jvmpi_types::dump::{heap, monitor, object};
+use jvmpi_types::{
+    ClassLayout, ClassLayouts, DumpLevel, DumpOptions, IdOrder, IdSize, ObjectId, TypeCode,
+};
+use testkit::peak_of;
+
+#[global_allocator]
+static ALLOC: testkit::Counting = testkit::Counting;
+
+/// The family's budget: an owned model takes at most 8× its input at its peak.
+const LIMIT: f64 = 8.0;
+
+fn data(name: &str) -> Vec<u8> {
+    std::fs::read(
+        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/data")
+            .join(name),
+    )
+    .unwrap()
+}
+
+fn options(tag: &str) -> DumpOptions {
+    match tag {
+        "hs32le" => DumpOptions::new(IdSize::Four, IdOrder::Little).hotspot(),
+        _ => DumpOptions::new(IdSize::Eight, IdOrder::Big),
+    }
+}
+
+/// The class layouts of a `heap-classes-*.json` file (as `tests/fixtures.rs` reads them).
+fn layouts(tag: &str) -> ClassLayouts {
+    let json = String::from_utf8(data(&format!("heap-classes-{tag}.json"))).unwrap();
+    let value: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let mut layouts = ClassLayouts::new();
+    for class in value["classes"].as_array().unwrap() {
+        let statics = class["statics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| TypeCode::from_signature(s.as_str().unwrap()).unwrap())
+            .collect();
+        layouts.insert(
+            ObjectId(class["id"].as_u64().unwrap()),
+            ClassLayout {
+                interfaces: u32::try_from(class["interfaces"].as_u64().unwrap()).unwrap(),
+                statics,
+            },
+        );
+    }
+    layouts
+}
+
+/// Prints one row (`model, fixture, input bytes, peak heap bytes, ratio`) and gives the ratio.
+fn row(model: &str, fixture: &str, input: usize, peak: usize) -> f64 {
+    let ratio = peak as f64 / input as f64;
+    eprintln!("| {model} | {fixture} | {input} | {peak} | {ratio:.2}× |");
+    ratio
+}
+
+#[test]
+fn decoded_dumps_fit_in_eight_times_their_input() {
+    let mut worst: (f64, String) = (0.0, String::new());
+    let mut check = |model: &str, fixture: &str, input: usize, peak: usize| {
+        let ratio = row(model, fixture, input, peak);
+        if ratio > worst.0 {
+            worst = (ratio, format!("{model} of {fixture}"));
+        }
+    };
+    for (level, tag) in [(1, "hs32le"), (2, "hs32le"), (1, "sparc64be")] {
+        let name = format!("heap-l{level}-{tag}.bin");
+        let buf = data(&name);
+        let classes = layouts(tag);
+        let level = DumpLevel::try_from(level).unwrap();
+        let (records, peak) =
+            peak_of(|| heap::decode(&buf, options(tag), level, &classes).unwrap());
+        assert!(!records.is_empty());
+        drop(records);
+        check("jvmpi heap dump (`heap::decode`)", &name, buf.len(), peak);
+    }
+    for tag in ["hs32le", "sparc64be"] {
+        let name = format!("heap-l0-{tag}.bin");
+        let buf = data(&name);
+        let (records, peak) = peak_of(|| heap::decode_level0(&buf, options(tag)).unwrap());
+        assert!(!records.is_empty());
+        drop(records);
+        check(
+            "jvmpi heap dump level 0 (`heap::decode_level0`)",
+            &name,
+            buf.len(),
+            peak,
+        );
+        let name = format!("monitor-{tag}.bin");
+        let buf = data(&name);
+        let (records, peak) = peak_of(|| monitor::decode(&buf, options(tag)).unwrap());
+        assert!(!records.is_empty());
+        drop(records);
+        check(
+            "jvmpi monitor dump (`monitor::decode`)",
+            &name,
+            buf.len(),
+            peak,
+        );
+    }
+    let classes = layouts("hs32le");
+    for kind in ["class", "instance", "objarray", "primarray"] {
+        let name = format!("object-{kind}-hs32le.bin");
+        let buf = data(&name);
+        let (record, peak) = peak_of(|| object::decode(&buf, options("hs32le"), &classes).unwrap());
+        drop(record);
+        check(
+            "jvmpi object dump (`object::decode`)",
+            &name,
+            buf.len(),
+            peak,
+        );
+    }
+    assert!(worst.0 <= LIMIT, "{}: {:.2}× its input", worst.1, worst.0);
+}
