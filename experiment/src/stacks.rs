@@ -268,10 +268,77 @@ pub fn function_name(symbol: &str) -> std::borrow::Cow<'_, str> {
 
 #[cfg(feature = "demangle")]
 fn demangle(name: &str) -> Option<String> {
-    cpp_demangle::Symbol::new(name.as_bytes())
+    let d = cpp_demangle::Symbol::new(name.as_bytes())
         .ok()?
         .demangle()
-        .ok()
+        .ok()?;
+    Some(std_abbreviations(&d))
+}
+
+/// binutils without `DMGL_VERBOSE` (gprofng's `cplus_demangle(name, DMGL_PARAMS)`) prints the
+/// standard substitutions `Ss`, `Si`, `So`, `Sd` as `std::string`, `std::istream`,
+/// `std::ostream`, `std::iostream`, except as the class of a constructor or destructor;
+/// `cpp_demangle` spells some of them out (and names `Dn` `std::nullptr_t` where binutils
+/// prints `decltype(nullptr)`).
+#[cfg(feature = "demangle")]
+fn std_abbreviations(name: &str) -> String {
+    const FULL: [(&str, &str, &str); 4] = [
+        (
+            "std::basic_string<char, std::char_traits<char>, std::allocator<char> >",
+            "std::string",
+            "basic_string",
+        ),
+        (
+            "std::basic_istream<char, std::char_traits<char> >",
+            "std::istream",
+            "basic_istream",
+        ),
+        (
+            "std::basic_ostream<char, std::char_traits<char> >",
+            "std::ostream",
+            "basic_ostream",
+        ),
+        (
+            "std::basic_iostream<char, std::char_traits<char> >",
+            "std::iostream",
+            "basic_iostream",
+        ),
+    ];
+    // `Dn`: binutils prints the type as written in the ABI.
+    let mut out = name.replace("std::nullptr_t", "decltype(nullptr)");
+    for (full, short, ctor) in FULL {
+        // A constructor or destructor named after the short form (`std::ostream::ostream(`).
+        let tail = short.strip_prefix("std::").unwrap_or(short);
+        for tilde in ["", "~"] {
+            for open in ["(", "<"] {
+                let abbreviated = format!("{short}::{tilde}{tail}{open}");
+                if out.contains(&abbreviated) {
+                    out = out.replace(&abbreviated, &format!("{full}::{tilde}{ctor}{open}"));
+                }
+            }
+        }
+        if !out.contains(full) {
+            continue;
+        }
+        let mut next = String::with_capacity(out.len());
+        let mut rest = out.as_str();
+        while let Some(at) = rest.find(full) {
+            next.push_str(rest.get(..at).unwrap_or_default());
+            let after = rest.get(at + full.len()..).unwrap_or_default();
+            let member = after
+                .strip_prefix("::")
+                .map(|m| m.strip_prefix('~').unwrap_or(m));
+            let structor = member.is_some_and(|m| {
+                m.strip_prefix(ctor)
+                    .is_some_and(|r| r.starts_with('(') || r.starts_with('<') || r.starts_with(' '))
+            });
+            next.push_str(if structor { full } else { short });
+            rest = after;
+        }
+        next.push_str(rest);
+        out = next;
+    }
+    out
 }
 
 #[cfg(not(feature = "demangle"))]
@@ -504,10 +571,14 @@ impl<'e, S: Source> Symbolizer<'e, S> {
                 let t = self.pseudo(STACK_UNWIND_FAILED);
                 frames.push(t);
             }
-            let from = self.plt_leaf(&stack, rel);
-            for &pc in stack.native.get(from..).unwrap_or_default().iter().rev() {
+            for &pc in stack.native.iter().rev() {
                 let f = self.native(pc, rel, FrameKind::Native);
                 frames.push(f);
+            }
+            // gprofng skips a leaf PC in .plt (`CallStackP::add_stack`): the call has not
+            // reached its target yet.
+            if !stack.native.is_empty() && frames.last().is_some_and(|f| self.is_plt(f)) {
+                frames.pop();
             }
         }
         let id = self.intern_stack(&frames);
@@ -562,18 +633,10 @@ impl<'e, S: Source> Symbolizer<'e, S> {
         }
     }
 
-    /// 1 when the leaf PC of `stack` is in a `.plt` section (gprofng skips it: the call has
-    /// not reached its target yet, `CallStackP::add_stack`), else 0: the index of the first
-    /// native PC that makes a frame.
-    fn plt_leaf(&mut self, stack: &Stack, rel: Timestamp) -> usize {
-        let Some(&leaf) = stack.native.first() else {
-            return 0;
-        };
-        let f = self.native(leaf, rel, FrameKind::Native);
-        usize::from(
-            self.function(f.function)
-                .is_some_and(|f| f.name == crate::elf::PLT_NAME && f.load_object.is_some()),
-        )
+    /// Is `frame` in gprofng's `@plt` function of a load object?
+    fn is_plt(&self, frame: &Frame) -> bool {
+        self.function(frame.function)
+            .is_some_and(|f| f.name == crate::elf::PLT_NAME && f.load_object.is_some())
     }
 
     /// Names native PC `pc` at relative time `rel`.
@@ -756,7 +819,6 @@ impl<'e, S: Source> Symbolizer<'e, S> {
             out.push(f);
         }
         let kinds = self.java_kinds(stack, rel);
-        let first_native = self.plt_leaf(stack, rel);
         let mut next = stack.native.len();
         for (depth, jf) in stack.java.iter().enumerate().rev() {
             let function = self.java_method(jf.method_id);
@@ -775,9 +837,13 @@ impl<'e, S: Source> Symbolizer<'e, S> {
             let leaf = depth == 0;
             let method = self.jclasses.method_full_name(jf.method_id);
             let mut found = false;
-            while let Some(i) = next.checked_sub(1).filter(|&i| i >= first_native) {
+            while let Some(i) = next.checked_sub(1) {
                 let pc = stack.native.get(i).copied().unwrap_or_default();
                 let frame = self.native(pc, rel, FrameKind::Jni);
+                // The native leaf in .plt is skipped, as in native stacks.
+                if i == 0 && self.is_plt(&frame) {
+                    break;
+                }
                 let in_jvm = self.map.resolve(pc, rel).is_some_and(|r| r.in_jvm());
                 if !found {
                     let fname = self
@@ -794,6 +860,61 @@ impl<'e, S: Source> Symbolizer<'e, S> {
                 }
                 next = i;
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::function_name;
+
+    #[test]
+    fn symbol_names_as_gprofng_shows_them() {
+        // C names, GCC's parts and clones of C functions: as they are.
+        for c in [
+            "main",
+            "main.cold",
+            "foo.part.0",
+            "foo.constprop.0",
+            "foo.isra.0",
+            "_init",
+        ] {
+            assert_eq!(function_name(c), c);
+        }
+        // Sun compilers' globalization prefix.
+        assert_eq!(function_name("$XAqBaKx8Lm0gm.counter"), "counter");
+        assert_eq!(function_name(".XAqBaKx8Lm0gm.counter"), "counter");
+        #[cfg(feature = "demangle")]
+        {
+            assert_eq!(function_name("_Z3fooi.cold"), "foo(int) [clone .cold]");
+            assert_eq!(
+                function_name("_ZL9by_configPK6Config.constprop.0.isra.0"),
+                "by_config(Config const*) [clone .constprop.0] [clone .isra.0]"
+            );
+            assert_eq!(
+                function_name("_ZNK4geom3BoxIdE4growEi"),
+                "geom::Box<double>::grow(int) const"
+            );
+            // binutils' non-verbose standard substitutions (checked with `c++filt -i`).
+            assert_eq!(function_name("_ZNSi6ignoreEv"), "std::istream::ignore()");
+            assert_eq!(
+                function_name("_ZNSs4swapERSs"),
+                "std::string::swap(std::string&)"
+            );
+            assert_eq!(
+                function_name("_ZNSoC1ERSd"),
+                "std::basic_ostream<char, std::char_traits<char> >::basic_ostream(std::iostream&)"
+            );
+            assert_eq!(
+                function_name("_ZNSiD0Ev"),
+                "std::basic_istream<char, std::char_traits<char> >::~basic_istream()"
+            );
+            assert_eq!(
+                function_name("_ZNSolsEDn"),
+                "std::ostream::operator<<(decltype(nullptr))"
+            );
+            // Not a mangled name after all: kept.
+            assert_eq!(function_name("_Zfoo"), "_Zfoo");
         }
     }
 }

@@ -58,8 +58,14 @@ fn load_object(path: &str) -> Option<Bytes> {
 }
 
 /// Cases recorded with tests/data/record-extra.sh (C++ names, many threads, deep recursion,
-/// a killed target), each with gprofng's functions.txt and calltree.txt of the same time.
-const EXTRA_CASES: [&str; 4] = ["cxx_names", "many_threads", "deepstack", "killed"];
+/// a killed target, ticks in a PLT stub), each with gprofng's functions.txt and calltree.txt of the same time.
+const EXTRA_CASES: [&str; 5] = [
+    "cxx_names",
+    "many_threads",
+    "deepstack",
+    "killed",
+    "plt_leaf",
+];
 
 fn profile<'e, S: Source, F: Source>(
     exp: &'e Experiment<S>,
@@ -175,9 +181,16 @@ fn cxx_names_are_demangled_like_gprofngs() {
 #[test]
 fn call_trees_of_the_extra_cases_equal_gprofngs() {
     for case in EXTRA_CASES {
-        check_calltree(case, DataKind::Clock, Metric::TotalCpu);
-        if case != "killed" {
-            check_calltree(case, DataKind::Heap, Metric::HeapLeakBytes);
+        // Heap columns (4) come first where heap tracing was on.
+        let heap = case != "plt_leaf";
+        check_calltree(
+            case,
+            DataKind::Clock,
+            Metric::TotalCpu,
+            if heap { 4 } else { 0 },
+        );
+        if heap && case != "killed" {
+            check_calltree(case, DataKind::Heap, Metric::HeapLeakBytes, 0);
         }
     }
 }
@@ -227,7 +240,7 @@ fn check_function_list(case: &str) {
 
 /// Every node of calltree.txt (whose first metric column is `metric`) is the sum of the folded
 /// stacks it prefixes.
-fn check_calltree(case: &str, kind: DataKind, metric: Metric) {
+fn check_calltree(case: &str, kind: DataKind, metric: Metric, column: usize) {
     let src = load_dir(&data().join(case).join("test.1.er"));
     let exp = Experiment::open(src).unwrap();
     let p = profile(&exp, None::<&Experiment<MemorySource>>, Some(kind));
@@ -242,11 +255,6 @@ fn check_calltree(case: &str, kind: DataKind, metric: Metric) {
     }
     assert_eq!(total, p.total(metric), "{case}");
     let text = std::fs::read_to_string(data().join(case).join("calltree.txt")).unwrap();
-    // The tree's columns: heap (4), then CPU; pick the one of `metric`.
-    let column = match metric {
-        Metric::HeapLeakBytes => 0,
-        _ => 4,
-    };
     let tree = parse_calltree_column(&text, column);
     assert!(tree.len() > 1, "{case}");
     for (path, want) in &tree {
@@ -408,4 +416,49 @@ fn examples_print_gprofngs_cxx_rows() {
         .sum();
     assert_eq!(total.to_string(), want[0].1[0]);
     assert!(folded.contains("split_me(int) [clone .part.0]"), "{folded}");
+}
+
+/// `plt_leaf` has ticks whose leaf PC is in the program's .plt (the stub of `tiny`): gprofng
+/// leaves that frame out and charges `caller`, and so do we.
+#[test]
+fn plt_leaves_of_a_real_experiment_are_skipped() {
+    use experiment::elf::Elf;
+    let dir = data().join("plt_leaf/test.1.er");
+    let exp = Experiment::open(load_dir(&dir)).unwrap();
+    let prog = exp
+        .archives()
+        .into_iter()
+        .find(|a| a.starts_with("prog_"))
+        .unwrap();
+    let elf = Elf::parse(&exp.file(&format!("archives/{prog}")).unwrap().unwrap()).unwrap();
+    let plt = elf.plt.clone().unwrap();
+    let base = exp
+        .map()
+        .events
+        .iter()
+        .find_map(|e| match e {
+            experiment::map::MapEvent::Segment(s)
+                if s.name.ends_with("/prog") && s.foffset == 0 =>
+            {
+                Some(s.vaddr)
+            }
+            _ => None,
+        })
+        .unwrap();
+    let mut in_plt = 0;
+    for file in exp.data_files().unwrap() {
+        for p in file.packets() {
+            let t = p.unwrap().typed().unwrap();
+            let stack = exp.frameinfo().stack(t.common().frinfo).unwrap().unwrap();
+            let leaf = stack.native[0].wrapping_sub(base);
+            if leaf.wrapping_sub(plt.address) < plt.size {
+                in_plt += 1;
+            }
+        }
+    }
+    assert!(in_plt > 0, "no tick in .plt: the fixture tests nothing");
+    let t = table("plt_leaf", None);
+    let columns = t.default_columns();
+    let rows = t.rows(&columns, None);
+    assert!(rows.iter().all(|r| r.name != "@plt"));
 }

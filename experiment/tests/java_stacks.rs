@@ -1,6 +1,7 @@
-//! Java frames of gprofng's user view against the shared Java fixtures
-//! (`../shared/fixtures/experiment-java/`, gprofng 2.40 with Java support): execution modes
-//! read off the native stack agree with gprofng's machine view of the same packets.
+//! Java frames of gprofng's user view: execution modes read off the native stack agree with
+//! gprofng's machine view, and source lines with its `-lines` list, of the shared Java fixture
+//! `../shared/fixtures/experiment-java/cpu` (gprofng 2.40 with Java support; `--ignored`, run by
+//! .ci/run); source lines of `tests/data/java_heap` equal those of its full `dheap.txt`.
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,
@@ -52,6 +53,7 @@ fn frame_name(line: &str) -> &str {
 }
 
 #[test]
+#[ignore = "needs ../shared/fixtures/experiment-java/cpu beside the repository (.ci/run runs it)"]
 fn interpreted_and_compiled_frames_agree_with_the_machine_view() {
     let dir = shared("cpu");
     let exp = Experiment::open(FsSource(dir.join("test.1.er"))).unwrap();
@@ -198,4 +200,60 @@ fn class_files_give_line_tables_and_reject_other_bytes() {
     }
     let err = ClassFile::parse(b"\x7fELF\x02\x01\x01\0").unwrap_err();
     assert!(err.to_string().contains("class file magic"), "{err}");
+}
+
+/// gprofng's `-lines` list of experiment-java/cpu: the exclusive and inclusive CPU time of every
+/// Java source line it names (`Main.isPrime(long), line 14 in "Main.java"`) equals the ticks of
+/// the packets whose leaf frame, or any frame, is at that line.
+#[test]
+#[ignore = "needs ../shared/fixtures/experiment-java/cpu beside the repository (.ci/run runs it)"]
+fn cpu_per_source_line_matches_gprofngs_line_list() {
+    let dir = shared("cpu");
+    let exp = Experiment::open(FsSource(dir.join("test.1.er"))).unwrap();
+    let ptimer_ns = exp.log().profile("profile").unwrap().ptimer.unwrap() * 1000;
+    let mut symbols = Symbolizer::new(&exp);
+    let mut excl: HashMap<(String, u32), u64> = HashMap::new();
+    let mut incl: HashMap<(String, u32), u64> = HashMap::new();
+    for file in exp.data_files().unwrap() {
+        for p in file.packets() {
+            let Ok(TypedPacket::Clock(c)) = p.unwrap().typed() else {
+                continue;
+            };
+            let ticks: u64 = c.ticks().map(|(_, n)| u64::from(n)).sum();
+            let id = symbols.stack(c.common.frinfo, c.common.tstamp);
+            let mut seen = HashSet::new();
+            for (i, f) in symbols.stack_frames(id, Order::LeafFirst).enumerate() {
+                let Some(line) = f.line else { continue };
+                let key = (symbols.function(f.function).unwrap().name.clone(), line);
+                if i == 0 {
+                    *excl.entry(key.clone()).or_default() += ticks;
+                }
+                if seen.insert(key.clone()) {
+                    *incl.entry(key).or_default() += ticks;
+                }
+            }
+        }
+    }
+    let secs = |ticks: u64| match ticks * ptimer_ns {
+        0 => "0.".to_owned(),
+        ns => format!("{:.3}", ns as f64 / 1e9),
+    };
+    let text = std::fs::read_to_string(dir.join("lines.txt")).unwrap();
+    let mut checked = 0;
+    for row in text.lines().filter(|l| l.contains(" in \"Main.java\"")) {
+        let toks: Vec<&str> = row.split_whitespace().collect();
+        let name_at = row.find("Main").unwrap();
+        let (name, line) = row[name_at..].split_once(", line ").unwrap();
+        let line: u32 = line.split(' ').next().unwrap().parse().unwrap();
+        let key = (name.to_owned(), line);
+        let e = excl.get(&key).copied().unwrap_or(0);
+        let i = incl.get(&key).copied().unwrap_or(0);
+        assert_eq!(
+            (secs(e), secs(i)),
+            (toks[0].to_owned(), toks[2].to_owned()),
+            "{row}"
+        );
+        checked += 1;
+    }
+    assert_eq!(checked, 20);
 }

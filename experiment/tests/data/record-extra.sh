@@ -9,6 +9,8 @@
 #                 operators, anonymous namespace, GCC clones (.constprop, .isra, .part);
 #                 -p on -H on
 #   many_threads  24 threads allocating through three stack shapes (threads.c); -p on -H on
+#   plt_leaf      a tight loop calling a one-line function of a shared library (plt.c,
+#                 tiny.c): clock ticks whose leaf PC is the PLT stub; -p on
 #   deepstack     make-experiment-corpus.sh's deep recursion case (copied from its output DIR)
 #   killed        make-experiment-corpus.sh's killed-target case (copied; calltree added)
 #
@@ -34,28 +36,36 @@ empty_archives() { # dir: keep archives/prog_*, empty the others
   : > "$1/REMOVED_ARCHIVES.txt"
   [ -d "$ar" ] || return 0
   for f in "$ar"/*; do
-    case $(basename "$f") in prog_*) ;; *)
+    case $(basename "$f") in prog_*|libtiny.so_*) ;; *)
       echo "$(basename "$f") $(stat -c %s "$f")" >> "$1/REMOVED_ARCHIVES.txt"; : > "$f";;
     esac
   done
 }
 
-record() { # case compiler flags src
-  local case=$1 cc=$2 flags=$3 src=$4 dir=$SCRATCH/$1
+record() { # case compiler flags src [collect options]
+  local case=$1 cc=$2 flags=$3 src=$4 opts=${5:--p on -H on} dir=$SCRATCH/$1 libs=""
   mkdir -p "$dir"; cp "$HERE/extra-src/$src" "$dir/"
   : > "$dir/DISPLAY_CMDS"
-  echo "$cc $flags -o prog $src -pthread" > "$dir/CMD"
-  (cd "$dir" && $cc $flags -o prog "$src" -pthread)
-  echo "$GP collect app -p on -H on -o test.1.er ./prog" >> "$dir/CMD"
-  (cd "$dir" && "$GP" collect app -p on -H on -o test.1.er ./prog > collect.log 2>&1) || true
+  : > "$dir/CMD"
+  if [ "$case" = plt_leaf ]; then
+    cp "$HERE/extra-src/tiny.c" "$dir/"
+    echo "$cc $flags -shared -fPIC -o libtiny.so tiny.c" >> "$dir/CMD"
+    (cd "$dir" && $cc $flags -shared -fPIC -o libtiny.so tiny.c)
+    libs="-L. -ltiny -Wl,-rpath,'\$ORIGIN'"
+  fi
+  echo "$cc $flags -o prog $src $libs -pthread" >> "$dir/CMD"
+  (cd "$dir" && eval $cc $flags -o prog "$src" $libs -pthread)
+  echo "$GP collect app $opts -o test.1.er ./prog" >> "$dir/CMD"
+  (cd "$dir" && "$GP" collect app $opts -o test.1.er ./prog > collect.log 2>&1) || true
   display "$dir" test.1.er header functions calltree
   empty_archives "$dir"
-  rm -f "$dir/prog"
+  rm -f "$dir/prog" "$dir/libtiny.so"
   rm -rf "${HERE:?}/$case"; cp -r "$dir" "$HERE/$case"
 }
 
 record cxx_names g++ "-g -O2 -fno-omit-frame-pointer -fno-optimize-sibling-calls" names.cc
 record many_threads gcc "-g -O1 -fno-omit-frame-pointer" threads.c
+record plt_leaf gcc "-g -O1 -fno-omit-frame-pointer" plt.c "-p on"
 
 for case in deepstack killed; do
   [ -f "$OUT/$case/calltree.txt" ] || display "$BUILD/$case" test.1.er calltree
