@@ -15,9 +15,12 @@ use arrow_array::builder::{
 use arrow_array::types::{UInt32Type, UInt64Type};
 use arrow_schema::{DataType, Field, Schema, SchemaRef};
 
-use hprof::binary::heap_dump::{ClassDump, GcRoot, SubRecord, SubRecords};
+use hprof::binary::heap_dump::{
+    ClassDump, GcRoot, InstanceDump, ObjectArrayDump, PrimitiveArrayDump, SubRecord,
+};
 use hprof::binary::histogram::ClassNames;
-use hprof::binary::records::{Frame, Record, Records};
+use hprof::binary::incremental::{Event, Visit, visit_sub_records};
+use hprof::binary::records::{Frame, HeapDump, Record, Records};
 use hprof::binary::types::{BasicType, Id, IdSize, Value};
 
 use crate::BATCH_ROWS;
@@ -256,12 +259,15 @@ pub fn export(
     Ok(summary)
 }
 
-/// One thing the walker hands a pass: a record outside heap dumps, or a heap-dump sub-record
-/// with its file offset.
-enum Item<'a> {
-    Record(Record<'a>),
-    Sub(u64, SubRecord<'a>),
-    HeapDumpEnd,
+/// What a pass does with what [`walk`] finds: records outside heap dumps through
+/// [`Pass::record`], heap-dump sub-records through `hprof`'s [`Visit`] (instance and array
+/// dumps by their own methods, the others as [`Event::SubRecord`]). A sink error met inside
+/// a visit is kept and handed back by [`Pass::failed`].
+trait Pass<'a>: Visit<'a> {
+    /// A record outside heap dumps.
+    fn record(&mut self, record: Record<'a>);
+    /// The first sink error, if any (the walk stops there).
+    fn failed(&mut self) -> Option<Error>;
 }
 
 /// How a walk ended.
@@ -272,19 +278,20 @@ struct Walked {
     saw_end: bool,
 }
 
-/// Walks every record and heap-dump sub-record of `data`. A record cut off by the end of the
-/// file (or declaring more bytes than the file has) that is a heap dump or segment is still
-/// read sub-record by sub-record up to the damage, so a dump cut mid-segment gives every
-/// object before the cut. `progress` gets the offset of each record read.
-fn walk<'a>(
+/// Walks every record and heap-dump sub-record of `data` into `pass`. A record cut off by the
+/// end of the file (or declaring more bytes than the file has) that is a heap dump or segment
+/// is still read sub-record by sub-record up to the damage, so a dump cut mid-segment gives
+/// every object before the cut. `progress` gets the offset of each record read.
+fn walk<'a, P: Pass<'a>>(
     data: &'a [u8],
     progress: &mut dyn FnMut(u64),
-    f: &mut dyn FnMut(Item<'a>) -> Result<()>,
+    pass: &mut P,
 ) -> Result<Walked> {
     let (header, records) = Records::new(data).map_err(Error::Hprof)?;
     let mut walked = Walked::default();
     let mut next_record = None;
     let mut next_progress = 0u64;
+    let check = |pass: &mut P| pass.failed().map_or(Ok(()), Err);
     for r in records {
         let (rh, record) = match r {
             Ok(r) => r,
@@ -301,24 +308,18 @@ fn walk<'a>(
         match record {
             Record::HeapDump(d) | Record::HeapDumpSegment(d) => {
                 walked.saw_segment |= rh.tag == hprof::binary::records::tag::HEAP_DUMP_SEGMENT;
-                let mut subs = d.sub_records();
-                loop {
-                    let at = subs.offset();
-                    match subs.next() {
-                        None => break,
-                        Some(Ok(s)) => f(Item::Sub(at, s))?,
-                        Some(Err(e)) => {
-                            walked.stopped = Some(e);
-                            return Ok(walked);
-                        }
-                    }
+                let visited = visit_sub_records(&d, pass);
+                check(pass)?;
+                if let Err(e) = visited {
+                    walked.stopped = Some(e);
+                    return Ok(walked);
                 }
             }
-            Record::HeapDumpEnd => {
-                walked.saw_end = true;
-                f(Item::HeapDumpEnd)?;
+            Record::HeapDumpEnd => walked.saw_end = true,
+            other => {
+                pass.record(other);
+                check(pass)?;
             }
-            other => f(Item::Record(other))?,
         }
     }
     // Salvage the sub-records of a heap dump record the file cuts short.
@@ -331,15 +332,14 @@ fn walk<'a>(
         });
     if cut {
         let body_at = at as usize + hprof::binary::records::RECORD_HEADER_LEN;
-        let body = data.get(body_at..).unwrap_or_default();
-        let mut subs = SubRecords::new(body, body_at as u64, header.id_size);
-        loop {
-            let at = subs.offset();
-            match subs.next() {
-                Some(Ok(s)) => f(Item::Sub(at, s))?,
-                _ => break,
-            }
-        }
+        let cut_dump = HeapDump {
+            body: data.get(body_at..).unwrap_or_default(),
+            offset: body_at as u64,
+            id_size: header.id_size,
+        };
+        // Everything before the damage is visited; the damage itself was reported above.
+        let _ = visit_sub_records(&cut_dump, pass);
+        check(pass)?;
     }
     Ok(walked)
 }
@@ -366,75 +366,139 @@ fn lossy(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
     String::from_utf8_lossy(bytes)
 }
 
-fn first_pass<'a>(
-    data: &'a [u8],
-    sink: &mut dyn BatchSink,
-    progress: &mut dyn FnMut(u64),
-    summary: &mut Summary,
-) -> Result<FirstPass<'a>> {
-    let mut first = FirstPass {
-        names: ClassNames::new(),
-        class_dumps: IdMap::default(),
-        class_order: Vec::new(),
-        load_classes: IdMap::default(),
-        class_by_serial: HashMap::new(),
-        frames: Vec::new(),
-    };
-    let mut strings = StringsRows::default();
-    let mut traces = TraceRows::default();
-    let mut roots = RootRows::default();
-    let mut heap: Option<String> = None;
-    let walked = walk(data, progress, &mut |item| {
-        match item {
-            Item::Record(Record::Utf8(u)) => {
-                first.names.add_string(u.id, u.bytes);
-                strings.push(u.id, &lossy(u.bytes));
-                strings.flush_if_full(sink)?;
-            }
-            Item::Record(Record::LoadClass(l)) => {
-                first.names.add_class(l.class_id, l.name_id);
-                first.load_classes.insert(l.class_id, l.class_serial);
-                first.class_by_serial.insert(l.class_serial, l.class_id);
-            }
-            Item::Record(Record::Frame(f)) => first.frames.push(f),
-            Item::Record(Record::Trace(t)) => {
-                for (depth, frame_id) in t.frame_ids.iter().enumerate() {
-                    traces.push(
-                        t.stack_trace_serial,
-                        t.thread_serial,
-                        depth as u32,
-                        frame_id,
-                    );
+/// The first pass's visitor: names, class dumps, frames and roots; objects are skipped.
+struct FirstVisitor<'s, 'a> {
+    first: FirstPass<'a>,
+    sink: &'s mut dyn BatchSink,
+    failed: Option<Error>,
+    strings: StringsRows,
+    traces: TraceRows,
+    roots: RootRows,
+    heap: Option<String>,
+    rows: [u64; 3],
+}
+
+impl<'a> FirstVisitor<'_, 'a> {
+    fn keep(&mut self, r: Result<u64>, table: usize) {
+        match r {
+            Ok(n) => {
+                if let Some(rows) = self.rows.get_mut(table) {
+                    *rows += n;
                 }
-                traces.flush_if_full(sink)?;
             }
-            Item::Sub(_, SubRecord::ClassDump(c))
-                if !first.class_dumps.contains_key(&c.class_id) =>
-            {
-                first.class_dumps.insert(c.class_id, c);
-                first.class_order.push(c.class_id);
+            Err(e) => {
+                self.failed.get_or_insert(e);
             }
-            Item::Sub(_, SubRecord::Root(root)) => {
-                roots.push(&root, heap.as_deref());
-                roots.flush_if_full(sink)?;
+        }
+    }
+}
+
+impl<'a> Visit<'a> for FirstVisitor<'_, 'a> {
+    fn event(&mut self, event: Event<'a>) {
+        let Event::SubRecord(_, s) = event else {
+            return;
+        };
+        match s {
+            SubRecord::ClassDump(c) if !self.first.class_dumps.contains_key(&c.class_id) => {
+                self.first.class_dumps.insert(c.class_id, c);
+                self.first.class_order.push(c.class_id);
             }
-            Item::Sub(_, SubRecord::HeapDumpInfo(info)) => {
-                heap = first
+            SubRecord::Root(root) => {
+                self.roots.push(&root, self.heap.as_deref());
+                let r = self.roots.flush_if_full(self.sink);
+                self.keep(r, 2);
+            }
+            SubRecord::HeapDumpInfo(info) => {
+                self.heap = self
+                    .first
                     .names
                     .string(info.name_id)
                     .map(|b| lossy(b).into_owned());
             }
             _ => {}
         }
-        Ok(())
-    })?;
+    }
+
+    #[inline]
+    fn instance_dump(&mut self, _: u64, _: InstanceDump<'a>) {}
+
+    #[inline]
+    fn object_array_dump(&mut self, _: u64, _: ObjectArrayDump<'a>) {}
+
+    #[inline]
+    fn primitive_array_dump(&mut self, _: u64, _: PrimitiveArrayDump<'a>) {}
+}
+
+impl<'a> Pass<'a> for FirstVisitor<'_, 'a> {
+    fn record(&mut self, record: Record<'a>) {
+        match record {
+            Record::Utf8(u) => {
+                self.first.names.add_string(u.id, u.bytes);
+                self.strings.push(u.id, &lossy(u.bytes));
+                let r = self.strings.flush_if_full(self.sink);
+                self.keep(r, 0);
+            }
+            Record::LoadClass(l) => {
+                self.first.names.add_class(l.class_id, l.name_id);
+                self.first.load_classes.insert(l.class_id, l.class_serial);
+                self.first
+                    .class_by_serial
+                    .insert(l.class_serial, l.class_id);
+            }
+            Record::Frame(f) => self.first.frames.push(f),
+            Record::Trace(t) => {
+                for (depth, frame_id) in t.frame_ids.iter().enumerate() {
+                    self.traces.push(
+                        t.stack_trace_serial,
+                        t.thread_serial,
+                        depth as u32,
+                        frame_id,
+                    );
+                }
+                let r = self.traces.flush_if_full(self.sink);
+                self.keep(r, 1);
+            }
+            _ => {}
+        }
+    }
+
+    fn failed(&mut self) -> Option<Error> {
+        self.failed.take()
+    }
+}
+
+fn first_pass<'a>(
+    data: &'a [u8],
+    sink: &mut dyn BatchSink,
+    progress: &mut dyn FnMut(u64),
+    summary: &mut Summary,
+) -> Result<FirstPass<'a>> {
+    let mut v = FirstVisitor {
+        first: FirstPass {
+            names: ClassNames::new(),
+            class_dumps: IdMap::default(),
+            class_order: Vec::new(),
+            load_classes: IdMap::default(),
+            class_by_serial: HashMap::new(),
+            frames: Vec::new(),
+        },
+        sink,
+        failed: None,
+        strings: StringsRows::default(),
+        traces: TraceRows::default(),
+        roots: RootRows::default(),
+        heap: None,
+        rows: [0; 3],
+    };
+    let walked = walk(data, progress, &mut v)?;
     summary.missing_heap_dump_end =
         walked.stopped.is_none() && walked.saw_segment && !walked.saw_end;
     summary.stopped = walked.stopped;
-    *summary.rows.entry(table::STRINGS).or_default() += strings.flush(sink)?;
-    *summary.rows.entry(table::STACK_TRACES).or_default() += traces.flush(sink)?;
-    *summary.rows.entry(table::ROOTS).or_default() += roots.flush(sink)?;
-    Ok(first)
+    let [strings, traces, roots] = v.rows;
+    *summary.rows.entry(table::STRINGS).or_default() += strings + v.strings.flush(v.sink)?;
+    *summary.rows.entry(table::STACK_TRACES).or_default() += traces + v.traces.flush(v.sink)?;
+    *summary.rows.entry(table::ROOTS).or_default() += roots + v.roots.flush(v.sink)?;
+    Ok(v.first)
 }
 
 /// An object-typed field of a class layout: where it is in the instance data, and its name.
@@ -536,78 +600,91 @@ impl<'f, 'a> SecondPass<'f, 'a> {
 
     fn run(
         &mut self,
-        data: &[u8],
+        data: &'a [u8],
         sink: &mut dyn BatchSink,
         progress: &mut dyn FnMut(u64),
         summary: &mut Summary,
     ) -> Result<()> {
         let total = data.len() as u64;
-        walk(data, &mut |at| progress(total + at), &mut |item| {
-            if let Item::Sub(at, s) = item {
-                self.sub_record(&s, at, summary);
-                self.objects.flush_if_full(sink)?;
-                self.refs.flush_if_full(sink)?;
-            }
-            Ok(())
-        })?;
-        *summary.rows.entry(table::OBJECTS).or_default() += self.objects.flush(sink)?;
-        *summary.rows.entry(table::REFERENCES).or_default() += self.refs.flush(sink)?;
+        let mut v = SecondVisitor {
+            pass: self,
+            sink,
+            summary,
+            failed: None,
+            objects: 0,
+            refs: 0,
+        };
+        walk(data, &mut |at| progress(total + at), &mut v)?;
+        let objects = v.objects + v.pass.objects.flush(v.sink)?;
+        let refs = v.refs + v.pass.refs.flush(v.sink)?;
+        *v.summary.rows.entry(table::OBJECTS).or_default() += objects;
+        *v.summary.rows.entry(table::REFERENCES).or_default() += refs;
         Ok(())
     }
 
+    #[inline]
+    fn instance(&mut self, at: u64, i: &InstanceDump<'_>, summary: &mut Summary) {
+        self.objects.push(
+            i.object_id,
+            i.class_id,
+            INSTANCE,
+            i.data.len() as u64,
+            0,
+            None,
+            at,
+        );
+        match self.layout(i.class_id) {
+            Some(fields) => {
+                for f in fields.iter() {
+                    let to = self.read_id(i.data, f.offset as usize).unwrap_or(0);
+                    if to != 0 {
+                        self.refs.push_field(i.object_id, to, f.name);
+                    }
+                }
+            }
+            None => summary.instances_without_layout += 1,
+        }
+    }
+
+    #[inline]
+    fn object_array(&mut self, at: u64, a: &ObjectArrayDump<'_>) {
+        self.note_class(a.array_class_id);
+        self.objects.push(
+            a.array_id,
+            a.array_class_id,
+            OBJECT_ARRAY,
+            a.elements.bytes().len() as u64,
+            a.elements.len() as u32,
+            None,
+            at,
+        );
+        for (index, to) in a.elements.iter().enumerate() {
+            if to != 0 {
+                self.refs.push_element(a.array_id, to, index as u32);
+            }
+        }
+    }
+
+    #[inline]
+    fn primitive_array(&mut self, at: u64, a: &PrimitiveArrayDump<'_>) {
+        let size = a.element_type.size(IdSize::Four).max(1);
+        self.objects.push(
+            a.array_id,
+            0,
+            PRIMITIVE_ARRAY,
+            a.data.len() as u64,
+            (a.data.len() / size) as u32,
+            Some(a.element_type),
+            at,
+        );
+    }
+
+    /// Sub-records other than instance and array dumps.
     fn sub_record(&mut self, s: &SubRecord<'_>, at: u64, summary: &mut Summary) {
         match s {
-            SubRecord::InstanceDump(i) => {
-                self.objects.push(
-                    i.object_id,
-                    i.class_id,
-                    INSTANCE,
-                    i.data.len() as u64,
-                    0,
-                    None,
-                    at,
-                );
-                match self.layout(i.class_id) {
-                    Some(fields) => {
-                        for f in fields.iter() {
-                            let to = self.read_id(i.data, f.offset as usize).unwrap_or(0);
-                            if to != 0 {
-                                self.refs.push_field(i.object_id, to, f.name);
-                            }
-                        }
-                    }
-                    None => summary.instances_without_layout += 1,
-                }
-            }
-            SubRecord::ObjectArrayDump(a) => {
-                self.note_class(a.array_class_id);
-                self.objects.push(
-                    a.array_id,
-                    a.array_class_id,
-                    OBJECT_ARRAY,
-                    a.elements.bytes().len() as u64,
-                    a.elements.len() as u32,
-                    None,
-                    at,
-                );
-                for (index, to) in a.elements.iter().enumerate() {
-                    if to != 0 {
-                        self.refs.push_element(a.array_id, to, index as u32);
-                    }
-                }
-            }
-            SubRecord::PrimitiveArrayDump(a) => {
-                let size = a.element_type.size(IdSize::Four).max(1);
-                self.objects.push(
-                    a.array_id,
-                    0,
-                    PRIMITIVE_ARRAY,
-                    a.data.len() as u64,
-                    (a.data.len() / size) as u32,
-                    Some(a.element_type),
-                    at,
-                );
-            }
+            SubRecord::InstanceDump(i) => self.instance(at, i, summary),
+            SubRecord::ObjectArrayDump(a) => self.object_array(at, a),
+            SubRecord::PrimitiveArrayDump(a) => self.primitive_array(at, a),
             SubRecord::PrimitiveArrayNoData(a) => {
                 let size = a.element_type.size(IdSize::Four) as u64;
                 self.objects.push(
@@ -673,6 +750,74 @@ impl<'f, 'a> SecondPass<'f, 'a> {
     }
 }
 
+/// The second pass's visitor: one row per object and per reference.
+struct SecondVisitor<'p, 'f, 'a, 's> {
+    pass: &'p mut SecondPass<'f, 'a>,
+    sink: &'s mut dyn BatchSink,
+    summary: &'p mut Summary,
+    failed: Option<Error>,
+    objects: u64,
+    refs: u64,
+}
+
+impl SecondVisitor<'_, '_, '_, '_> {
+    /// Sends full batches to the sink.
+    #[inline]
+    fn flush_full(&mut self) {
+        if self.pass.objects.len() >= BATCH_ROWS {
+            match self.pass.objects.flush(self.sink) {
+                Ok(n) => self.objects += n,
+                Err(e) => {
+                    self.failed.get_or_insert(e);
+                }
+            }
+        }
+        if self.pass.refs.len() >= BATCH_ROWS {
+            match self.pass.refs.flush(self.sink) {
+                Ok(n) => self.refs += n,
+                Err(e) => {
+                    self.failed.get_or_insert(e);
+                }
+            }
+        }
+    }
+}
+
+impl<'a> Visit<'a> for SecondVisitor<'_, '_, 'a, '_> {
+    fn event(&mut self, event: Event<'a>) {
+        if let Event::SubRecord(at, s) = event {
+            self.pass.sub_record(&s, at, self.summary);
+            self.flush_full();
+        }
+    }
+
+    #[inline]
+    fn instance_dump(&mut self, at: u64, dump: InstanceDump<'a>) {
+        self.pass.instance(at, &dump, self.summary);
+        self.flush_full();
+    }
+
+    #[inline]
+    fn object_array_dump(&mut self, at: u64, dump: ObjectArrayDump<'a>) {
+        self.pass.object_array(at, &dump);
+        self.flush_full();
+    }
+
+    #[inline]
+    fn primitive_array_dump(&mut self, at: u64, dump: PrimitiveArrayDump<'a>) {
+        self.pass.primitive_array(at, &dump);
+        self.flush_full();
+    }
+}
+
+impl<'a> Pass<'a> for SecondVisitor<'_, '_, 'a, '_> {
+    fn record(&mut self, _: Record<'a>) {}
+
+    fn failed(&mut self) -> Option<Error> {
+        self.failed.take()
+    }
+}
+
 fn write_classes(
     first: &FirstPass<'_>,
     unknown: &HashSet<Id>,
@@ -709,7 +854,7 @@ fn write_classes(
         rows.class_serial
             .append_option(first.load_classes.get(&id).copied());
         rows.len += 1;
-        rows.flush_if_full(sink)?;
+        *summary.rows.entry(table::CLASSES).or_default() += rows.flush_if_full(sink)?;
     }
     *summary.rows.entry(table::CLASSES).or_default() += rows.flush(sink)?;
     Ok(())
@@ -737,7 +882,7 @@ fn write_frames(
         );
         rows.line.append_value(f.line);
         rows.len += 1;
-        rows.flush_if_full(sink)?;
+        *summary.rows.entry(table::STACK_FRAMES).or_default() += rows.flush_if_full(sink)?;
     }
     *summary.rows.entry(table::STACK_FRAMES).or_default() += rows.flush(sink)?;
     Ok(())

@@ -18,11 +18,12 @@ pub(crate) trait Rows {
     fn reset_len(&mut self);
     fn columns(&mut self) -> Result<Vec<ArrayRef>>;
 
-    fn flush_if_full(&mut self, sink: &mut dyn BatchSink) -> Result<()> {
+    /// Sends the rows built so far if they fill a batch; returns how many were sent.
+    fn flush_if_full(&mut self, sink: &mut dyn BatchSink) -> Result<u64> {
         if self.len() >= BATCH_ROWS {
-            self.flush(sink)?;
+            return self.flush(sink);
         }
-        Ok(())
+        Ok(0)
     }
 
     /// Sends the rows built so far as one batch; returns how many.
