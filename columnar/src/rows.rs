@@ -16,13 +16,14 @@ pub(crate) trait Rows {
     fn schema() -> SchemaRef;
     fn len(&self) -> usize;
     fn reset_len(&mut self);
-    fn columns(&mut self) -> Vec<ArrayRef>;
+    fn columns(&mut self) -> Result<Vec<ArrayRef>>;
 
-    fn flush_if_full(&mut self, sink: &mut dyn BatchSink) -> Result<()> {
+    /// Sends the rows built so far if they fill a batch; returns how many were sent.
+    fn flush_if_full(&mut self, sink: &mut dyn BatchSink) -> Result<u64> {
         if self.len() >= BATCH_ROWS {
-            self.flush(sink)?;
+            return self.flush(sink);
         }
-        Ok(())
+        Ok(0)
     }
 
     /// Sends the rows built so far as one batch; returns how many.
@@ -31,7 +32,7 @@ pub(crate) trait Rows {
         if n == 0 {
             return Ok(0);
         }
-        let batch = RecordBatch::try_new(Self::schema(), self.columns())?;
+        let batch = RecordBatch::try_new(Self::schema(), self.columns()?)?;
         self.reset_len();
         sink.write(Self::TABLE, batch)?;
         Ok(n as u64)
@@ -58,11 +59,82 @@ macro_rules! rows {
             fn reset_len(&mut self) {
                 self.len = 0;
             }
-            fn columns(&mut self) -> Vec<arrow_array::ArrayRef> {
-                vec![$(std::sync::Arc::new(self.$col.finish()) as arrow_array::ArrayRef),*]
+            fn columns(&mut self) -> $crate::Result<Vec<arrow_array::ArrayRef>> {
+                Ok(vec![$(std::sync::Arc::new(self.$col.finish()) as arrow_array::ArrayRef),*])
             }
         }
     };
 }
 
 pub(crate) use rows;
+
+/// Plain column buffers for the large tables: one vector per column, handed to Arrow without
+/// copying (no per-row builder calls), and string columns kept as small codes into a table of
+/// names until the batch is built.
+pub(crate) mod plain {
+    use std::sync::Arc;
+
+    use arrow_array::types::ArrowPrimitiveType;
+    use arrow_array::{ArrayRef, PrimitiveArray, StringArray};
+    use arrow_buffer::{BooleanBuffer, Buffer, NullBuffer, OffsetBuffer, ScalarBuffer};
+
+    use crate::Result;
+
+    /// A primitive column from its values; `valid(i)` says whether row `i` holds a value.
+    pub(crate) fn primitive<T: ArrowPrimitiveType>(
+        values: Vec<T::Native>,
+        valid: Option<&dyn Fn(usize) -> bool>,
+    ) -> ArrayRef {
+        let nulls = valid.and_then(|f| nulls(values.len(), f));
+        with_nulls::<T>(values, nulls)
+    }
+
+    /// A primitive column from its values and validity.
+    pub(crate) fn with_nulls<T: ArrowPrimitiveType>(
+        values: Vec<T::Native>,
+        nulls: Option<NullBuffer>,
+    ) -> ArrayRef {
+        Arc::new(PrimitiveArray::<T>::new(ScalarBuffer::from(values), nulls))
+    }
+
+    /// The validity of `len` rows, `valid(i)` for row `i`.
+    pub(crate) fn nulls(len: usize, valid: &dyn Fn(usize) -> bool) -> Option<NullBuffer> {
+        Some(NullBuffer::new(BooleanBuffer::collect_bool(len, valid)))
+    }
+
+    /// A string column from codes into `names`; rows whose code is not below `names.len()` are
+    /// null.
+    pub(crate) fn strings<K: Copy + Into<u64>>(codes: &[K], names: &[&str]) -> Result<ArrayRef> {
+        let n = codes.len();
+        let name = |c: K| names.get(usize::try_from(c.into()).unwrap_or(usize::MAX));
+        if codes.iter().all(|&c| name(c).is_none()) {
+            return Ok(Arc::new(StringArray::new_null(n)));
+        }
+        let mut offsets: Vec<i32> = Vec::with_capacity(n + 1);
+        let mut bytes: Vec<u8> = Vec::new();
+        offsets.push(0);
+        let mut has_null = false;
+        for &c in codes {
+            match name(c) {
+                Some(s) => bytes.extend_from_slice(s.as_bytes()),
+                None => has_null = true,
+            }
+            offsets.push(i32::try_from(bytes.len()).map_err(|_| {
+                arrow_schema::ArrowError::InvalidArgumentError(
+                    "string column over 2 GiB in one batch".into(),
+                )
+            })?);
+        }
+        let nulls = has_null.then(|| {
+            NullBuffer::new(BooleanBuffer::collect_bool(n, |i| {
+                codes.get(i).is_some_and(|&c| name(c).is_some())
+            }))
+        });
+        let array = StringArray::try_new(
+            OffsetBuffer::new(ScalarBuffer::from(offsets)),
+            Buffer::from_vec(bytes),
+            nulls,
+        )?;
+        Ok(Arc::new(array))
+    }
+}
