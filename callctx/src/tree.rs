@@ -16,9 +16,9 @@ pub struct NodeId(u32);
 /// "No node" in the links below (never a real child or sibling: that is the root's id).
 const NONE: u32 = 0;
 
-/// A node whose children are looked up by walking them holds at most this many; the children
-/// of a node with more are all in [`ContextTree::index`]. Either way a lookup costs at most
-/// this many steps plus one hash lookup.
+/// The first this many children of a node are found by walking them; later ones (a node's
+/// children past these) through [`ContextTree::index`]. A lookup costs at most this many
+/// steps plus one hash lookup.
 const WALKED_CHILDREN: usize = 8;
 
 /// A node, in 40 bytes for `u64` values: children are a linked list (first child, last child
@@ -77,8 +77,8 @@ impl<T: Default> Node<T> {
 pub struct ContextTree<T> {
     /// `NodeId(n)` is at `nodes[n]`; `nodes[0]` is the root, above every outermost frame.
     nodes: Vec<Node<T>>,
-    /// (parent, frame) → child, for the children of the nodes that have more than
-    /// [`WALKED_CHILDREN`] (the others are found by walking their few children).
+    /// (parent, frame) → child, for each child after a node's first [`WALKED_CHILDREN`]
+    /// (those are found by walking them).
     index: HashMap<(u32, Frame), u32>,
 }
 
@@ -156,12 +156,6 @@ impl<T: Default + Clone + AddAssign> ContextTree<T> {
         self.nodes.push(Node::new(frame, parent));
         if indexed {
             self.index.insert((parent, frame), id);
-        } else if self.children_of(parent).nth(WALKED_CHILDREN).is_some() {
-            // One child too many to walk: from now on they are all found through the index.
-            let children: Vec<(Frame, u32)> = self.children_of(parent).collect();
-            for (frame, child) in children {
-                self.index.insert((parent, frame), child);
-            }
         }
         Some(id)
     }
@@ -171,8 +165,8 @@ impl<T: Default + Clone + AddAssign> ContextTree<T> {
 enum Walked {
     /// The child.
     Found(u32),
-    /// No such child among all the children; `indexed` when the new one will be one too many
-    /// to walk.
+    /// No such child among all the children; `indexed` when there are already
+    /// [`WALKED_CHILDREN`], so that a new one goes in the index.
     Absent { indexed: bool },
     /// More children than are walked: look in the index.
     Many,
