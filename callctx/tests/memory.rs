@@ -5,7 +5,7 @@
 #![allow(clippy::unwrap_used, clippy::print_stderr)]
 
 use callctx::{Context, ContextBuf, ContextTree};
-use testkit::peak_of;
+use testkit::{Budget, peak_of};
 
 #[global_allocator]
 static ALLOC: testkit::Counting = testkit::Counting;
@@ -21,16 +21,9 @@ const FILES: [(&str, &str); 2] = [
     ("demo.txt", include_str!("data/demo.txt")),
 ];
 
-/// Prints one row (`model, fixture, input bytes, peak heap bytes, ratio`) and gives the ratio.
-fn row(model: &str, fixture: &str, input: usize, peak: usize) -> f64 {
-    let ratio = peak as f64 / input as f64;
-    eprintln!("| {model} | {fixture} | {input} | {peak} | {ratio:.2}× |");
-    ratio
-}
-
 #[test]
 fn owned_models_fit_in_eight_times_their_input() {
-    let mut worst: (f64, String) = (0.0, String::new());
+    let mut budget = Budget::default();
     for (name, text) in FILES {
         let (tree, peak) = peak_of(|| {
             let mut tree = ContextTree::new();
@@ -41,10 +34,7 @@ fn owned_models_fit_in_eight_times_their_input() {
         });
         assert_eq!(*tree.total(), text.lines().count() as u64);
         drop(tree);
-        let ratio = row("callctx `ContextTree<u64>`", name, text.len(), peak);
-        if ratio > worst.0 {
-            worst = (ratio, format!("ContextTree of {name}"));
-        }
+        budget.check("callctx `ContextTree<u64>`", name, text.len(), peak);
         let (contexts, peak) = peak_of(|| {
             text.lines()
                 .map(|line| ContextBuf::from(Context::parse(line).unwrap()))
@@ -52,10 +42,7 @@ fn owned_models_fit_in_eight_times_their_input() {
         });
         assert_eq!(contexts.len(), text.lines().count());
         drop(contexts);
-        let ratio = row("callctx `Vec<ContextBuf>`", name, text.len(), peak);
-        if ratio > worst.0 {
-            worst = (ratio, format!("ContextBufs of {name}"));
-        }
+        budget.check("callctx `Vec<ContextBuf>`", name, text.len(), peak);
     }
-    assert!(worst.0 <= LIMIT, "{}: {:.2}× its input", worst.1, worst.0);
+    budget.assert_within(LIMIT);
 }

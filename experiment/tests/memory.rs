@@ -23,7 +23,7 @@ use experiment::packets::TypedPacket;
 use experiment::profile::{FunctionTable, StackProfile};
 use experiment::stacks::Symbolizer;
 use experiment::{Experiment, MemorySource, Source};
-use testkit::peak_of;
+use testkit::{Budget, peak_of};
 
 #[global_allocator]
 static ALLOC: testkit::Counting = testkit::Counting;
@@ -108,23 +108,10 @@ fn functions<S: Source, F: Source>(
         .function_table()
 }
 
-/// Prints one row (`model, fixture, input bytes, peak heap bytes, ratio`) and gives the ratio.
-fn row(model: &str, fixture: &str, input: usize, peak: usize) -> f64 {
-    let ratio = peak as f64 / input as f64;
-    eprintln!("| {model} | {fixture} | {input} | {peak} | {ratio:.2}× |");
-    ratio
-}
-
 #[test]
 fn owned_models_fit_in_eight_times_their_input() {
     let objects = load_objects();
-    let mut worst: (f64, String) = (0.0, String::new());
-    let mut check = |model: &str, fixture: &str, input: usize, peak: usize| {
-        let ratio = row(model, fixture, input, peak);
-        if ratio > worst.0 {
-            worst = (ratio, format!("{model} of {fixture}"));
-        }
-    };
+    let mut budget = Budget::default();
     for case in CASES {
         let dir = data().join(case).join("test.1.er");
         let (src, input) = load_dir(&dir);
@@ -142,7 +129,7 @@ fn owned_models_fit_in_eight_times_their_input() {
             (exp, n)
         });
         drop(opened);
-        check(
+        budget.check(
             "experiment `Experiment::open` (+ descendants)",
             case,
             input,
@@ -167,7 +154,7 @@ fn owned_models_fit_in_eight_times_their_input() {
         assert_eq!(packets.is_empty(), data_bytes == 0, "{case}");
         drop(packets);
         if data_bytes > 0 {
-            check(
+            budget.check(
                 "experiment typed packets (`Vec<TypedPacket>`), against the data files",
                 case,
                 data_bytes,
@@ -185,12 +172,12 @@ fn owned_models_fit_in_eight_times_their_input() {
             (exp, table)
         });
         drop(table);
-        check(
+        budget.check(
             "experiment stacks + profile (`Symbolizer`, `StackProfile`, `FunctionTable`)",
             case,
             input,
             peak,
         );
     }
-    assert!(worst.0 <= LIMIT, "{}: {:.2}× its input", worst.1, worst.0);
+    budget.assert_within(LIMIT);
 }

@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use hprof::ascii::Report;
 use hprof::binary::graph::{Graph, ObjectIndex, Options};
 use hprof::binary::{Histogram, Index};
-use testkit::peak_of;
+use testkit::{Budget, peak_of};
 
 #[global_allocator]
 static ALLOC: testkit::Counting = testkit::Counting;
@@ -42,49 +42,36 @@ fn data(dir: &str, name: &str) -> Vec<u8> {
     .unwrap()
 }
 
-/// Prints one row (`model, fixture, input bytes, peak heap bytes, ratio`) and gives the ratio.
-fn row(model: &str, fixture: &str, input: usize, peak: usize) -> f64 {
-    let ratio = peak as f64 / input as f64;
-    eprintln!("| {model} | {fixture} | {input} | {peak} | {ratio:.2}× |");
-    ratio
-}
-
 #[test]
 fn owned_models_fit_in_eight_times_their_input() {
-    let mut worst: (f64, String) = (0.0, String::new());
-    let mut check = |model: &str, fixture: &str, input: usize, peak: usize| {
-        let ratio = row(model, fixture, input, peak);
-        if ratio > worst.0 {
-            worst = (ratio, format!("{model} of {fixture}"));
-        }
-    };
+    let mut budget = Budget::default();
     for name in ASCII {
         let bytes = data("ascii", name);
         let (report, peak) = peak_of(|| Report::parse(&bytes).unwrap());
         drop(report);
-        check("hprof ASCII `Report`", name, bytes.len(), peak);
+        budget.check("hprof ASCII `Report`", name, bytes.len(), peak);
     }
     for name in BINARY {
         let bytes = data("binary", name);
         let (index, peak) = peak_of(|| Index::build(&bytes).unwrap());
         drop(index);
-        check("hprof `Index`", name, bytes.len(), peak);
+        budget.check("hprof `Index`", name, bytes.len(), peak);
         let (histogram, peak) = peak_of(|| Histogram::from_bytes(&bytes).unwrap());
         assert!(histogram.total_instances() > 0);
         drop(histogram);
-        check("hprof `Histogram`", name, bytes.len(), peak);
+        budget.check("hprof `Histogram`", name, bytes.len(), peak);
         let (objects, peak) = peak_of(|| ObjectIndex::build(&bytes).unwrap());
         drop(objects);
-        check("hprof graph `ObjectIndex`", name, bytes.len(), peak);
+        budget.check("hprof graph `ObjectIndex`", name, bytes.len(), peak);
         let (graph, peak) = peak_of(|| Graph::build(&bytes, Options::default()).unwrap());
         assert!(graph.summary().objects > 0);
         drop(graph);
-        check(
+        budget.check(
             "hprof `Graph` (references, dominators, retained sizes)",
             name,
             bytes.len(),
             peak,
         );
     }
-    assert!(worst.0 <= LIMIT, "{}: {:.2}× its input", worst.1, worst.0);
+    budget.assert_within(LIMIT);
 }

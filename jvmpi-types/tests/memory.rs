@@ -10,7 +10,7 @@ use jvmpi_types::dump::{heap, monitor, object};
 use jvmpi_types::{
     ClassLayout, ClassLayouts, DumpLevel, DumpOptions, IdOrder, IdSize, ObjectId, TypeCode,
 };
-use testkit::peak_of;
+use testkit::{Budget, peak_of};
 
 #[global_allocator]
 static ALLOC: testkit::Counting = testkit::Counting;
@@ -57,22 +57,9 @@ fn layouts(tag: &str) -> ClassLayouts {
     layouts
 }
 
-/// Prints one row (`model, fixture, input bytes, peak heap bytes, ratio`) and gives the ratio.
-fn row(model: &str, fixture: &str, input: usize, peak: usize) -> f64 {
-    let ratio = peak as f64 / input as f64;
-    eprintln!("| {model} | {fixture} | {input} | {peak} | {ratio:.2}× |");
-    ratio
-}
-
 #[test]
 fn decoded_dumps_fit_in_eight_times_their_input() {
-    let mut worst: (f64, String) = (0.0, String::new());
-    let mut check = |model: &str, fixture: &str, input: usize, peak: usize| {
-        let ratio = row(model, fixture, input, peak);
-        if ratio > worst.0 {
-            worst = (ratio, format!("{model} of {fixture}"));
-        }
-    };
+    let mut budget = Budget::default();
     for (level, tag) in [(1, "hs32le"), (2, "hs32le"), (1, "sparc64be")] {
         let name = format!("heap-l{level}-{tag}.bin");
         let buf = data(&name);
@@ -82,7 +69,7 @@ fn decoded_dumps_fit_in_eight_times_their_input() {
             peak_of(|| heap::decode(&buf, options(tag), level, &classes).unwrap());
         assert!(!records.is_empty());
         drop(records);
-        check("jvmpi heap dump (`heap::decode`)", &name, buf.len(), peak);
+        budget.check("jvmpi heap dump (`heap::decode`)", &name, buf.len(), peak);
     }
     for tag in ["hs32le", "sparc64be"] {
         let name = format!("heap-l0-{tag}.bin");
@@ -90,7 +77,7 @@ fn decoded_dumps_fit_in_eight_times_their_input() {
         let (records, peak) = peak_of(|| heap::decode_level0(&buf, options(tag)).unwrap());
         assert!(!records.is_empty());
         drop(records);
-        check(
+        budget.check(
             "jvmpi heap dump level 0 (`heap::decode_level0`)",
             &name,
             buf.len(),
@@ -101,7 +88,7 @@ fn decoded_dumps_fit_in_eight_times_their_input() {
         let (records, peak) = peak_of(|| monitor::decode(&buf, options(tag)).unwrap());
         assert!(!records.is_empty());
         drop(records);
-        check(
+        budget.check(
             "jvmpi monitor dump (`monitor::decode`)",
             &name,
             buf.len(),
@@ -114,12 +101,12 @@ fn decoded_dumps_fit_in_eight_times_their_input() {
         let buf = data(&name);
         let (record, peak) = peak_of(|| object::decode(&buf, options("hs32le"), &classes).unwrap());
         drop(record);
-        check(
+        budget.check(
             "jvmpi object dump (`object::decode`)",
             &name,
             buf.len(),
             peak,
         );
     }
-    assert!(worst.0 <= LIMIT, "{}: {:.2}× its input", worst.1, worst.0);
+    budget.assert_within(LIMIT);
 }

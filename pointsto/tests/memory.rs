@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use pointsto::call_tree::CallGraph;
 use pointsto::call_tree::csv::CsvFile;
 use pointsto::object_tree::ObjectTree;
-use testkit::peak_of;
+use testkit::{Budget, peak_of};
 
 #[global_allocator]
 static ALLOC: testkit::Counting = testkit::Counting;
@@ -34,23 +34,10 @@ fn files(dir: &Path, prefix: &str, suffix: &str) -> Vec<String> {
     names
 }
 
-/// Prints one row (`model, fixture, input bytes, peak heap bytes, ratio`) and gives the ratio.
-fn row(model: &str, fixture: &str, input: usize, peak: usize) -> f64 {
-    let ratio = peak as f64 / input as f64;
-    eprintln!("| {model} | {fixture} | {input} | {peak} | {ratio:.2}× |");
-    ratio
-}
-
 #[test]
 fn owned_models_fit_in_eight_times_their_input() {
     let dir = generated();
-    let mut worst: (f64, String) = (0.0, String::new());
-    let mut check = |model: &str, fixture: &str, input: usize, peak: usize| {
-        let ratio = row(model, fixture, input, peak);
-        if ratio > worst.0 {
-            worst = (ratio, format!("{model} of {fixture}"));
-        }
-    };
+    let mut budget = Budget::default();
     let call_trees = files(&dir, "call_tree_", ".txt");
     assert!(call_trees.len() >= 5, "{call_trees:?}");
     for name in call_trees {
@@ -58,7 +45,7 @@ fn owned_models_fit_in_eight_times_their_input() {
         let (graph, peak) = peak_of(|| CallGraph::parse_txt(&bytes).unwrap());
         assert!(!graph.methods.is_empty());
         drop(graph);
-        check("pointsto `CallGraph` (TXT)", &name, bytes.len(), peak);
+        budget.check("pointsto `CallGraph` (TXT)", &name, bytes.len(), peak);
     }
     let object_trees = files(&dir, "object_tree_", ".txt");
     assert!(object_trees.len() >= 4, "{object_trees:?}");
@@ -67,7 +54,7 @@ fn owned_models_fit_in_eight_times_their_input() {
         let (tree, peak) = peak_of(|| ObjectTree::parse(&bytes).unwrap());
         assert!(!tree.nodes.is_empty());
         drop(tree);
-        check("pointsto `ObjectTree`", &name, bytes.len(), peak);
+        budget.check("pointsto `ObjectTree`", &name, bytes.len(), peak);
     }
     for version in ["csv-21.3", "csv-22.1", "csv-23.0", "csv-25"] {
         let csv_dir = dir.join(version);
@@ -84,12 +71,12 @@ fn owned_models_fit_in_eight_times_their_input() {
             peak_of(|| CallGraph::read_csv(|f| report.get(&f).map(Vec::as_slice)).unwrap());
         assert!(!graph.methods.is_empty());
         drop(graph);
-        check(
+        budget.check(
             "pointsto `CallGraph` (CSV)",
             &format!("{version}/"),
             input,
             peak,
         );
     }
-    assert!(worst.0 <= LIMIT, "{}: {:.2}× its input", worst.1, worst.0);
+    budget.assert_within(LIMIT);
 }

@@ -119,6 +119,41 @@ pub fn peak_of<T>(f: impl FnOnce() -> T) -> (T, usize) {
     (r, peak)
 }
 
+/// The peak heap of owned models against the size of their input, over a test's fixtures.
+///
+/// Each [`Budget::check`] prints one row of `benches/README.md`'s table (`model, fixture,
+/// input bytes, peak heap bytes, ratio`) on stderr; [`Budget::assert_within`] fails with the
+/// worst model if it took more than the given multiple of its input.
+#[derive(Debug, Default)]
+pub struct Budget {
+    worst: f64,
+    what: String,
+}
+
+impl Budget {
+    /// Records `model` built from `fixture` (`input` bytes) at `peak` bytes; gives the ratio.
+    #[allow(clippy::print_stderr)] // the row is the test's report
+    pub fn check(&mut self, model: &str, fixture: &str, input: usize, peak: usize) -> f64 {
+        let ratio = peak as f64 / input.max(1) as f64;
+        eprintln!("| {model} | {fixture} | {input} | {peak} | {ratio:.2}× |");
+        if ratio > self.worst {
+            self.worst = ratio;
+            self.what = format!("{model} of {fixture}");
+        }
+        ratio
+    }
+
+    /// Panics if the worst model checked took more than `limit` × its input.
+    pub fn assert_within(&self, limit: f64) {
+        assert!(
+            self.worst <= limit,
+            "{}: {:.2}× its input (budget {limit}×)",
+            self.what,
+            self.worst
+        );
+    }
+}
+
 /// Bytes allocated (and reallocated to) on this thread while `f` runs, freed or not.
 pub fn total_of<T>(f: impl FnOnce() -> T) -> (T, usize) {
     delta(&TOTAL, f)
