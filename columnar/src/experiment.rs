@@ -345,6 +345,8 @@ fn frame_kind(k: FrameKind) -> &'static str {
     match k {
         FrameKind::Native => "native",
         FrameKind::Java => "java",
+        FrameKind::JavaInterpreted => "java_interpreted",
+        FrameKind::JavaCompiled => "java_compiled",
         FrameKind::Jni => "jni",
         FrameKind::Pseudo => "pseudo",
         #[allow(unreachable_patterns)] // FrameKind may grow
