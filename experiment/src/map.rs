@@ -437,15 +437,7 @@ impl<'m> MapIndex<'m> {
     /// before the collector logged their mapping (code present at start, fresh JIT code).
     pub fn resolve_later(&self, pc: u64, ts: Timestamp) -> Option<(Resolved<'m>, Timestamp)> {
         let mut best: Option<(Timestamp, usize)> = None;
-        let mut k = self.by_start.partition_point(|&(vaddr, ..)| vaddr <= pc);
-        while let Some(i) = k.checked_sub(1) {
-            k = i;
-            if self.max_end.get(i).is_none_or(|&end| end <= pc) {
-                break;
-            }
-            let Some(&(vaddr, size, event)) = self.by_start.get(i) else {
-                break;
-            };
+        for (vaddr, size, event) in self.around(pc) {
             let Some((t, ..)) = self.map.events.get(event).and_then(MapEvent::mapping) else {
                 continue;
             };
@@ -457,19 +449,21 @@ impl<'m> MapIndex<'m> {
         Some((self.resolve(pc, t)?, t))
     }
 
+    /// The mappings (start, size, event index) starting at or below `pc` that may reach past
+    /// it, highest start first: the candidates to hold `pc`, whenever they were made.
+    fn around(&self, pc: u64) -> impl Iterator<Item = (u64, u64, usize)> + '_ {
+        let below = self.by_start.partition_point(|&(vaddr, ..)| vaddr <= pc);
+        (0..below)
+            .rev()
+            // No mapping at or before `i` reaches past `pc`: none of them contains it.
+            .take_while(move |&i| self.max_end.get(i).is_some_and(|&end| end > pc))
+            .filter_map(|i| self.by_start.get(i).copied())
+    }
+
     /// The event index of the mapping of `pc` at `ts`, and where the PC falls in it.
     fn lookup(&self, pc: u64, ts: Timestamp) -> Option<(usize, Resolved<'m>)> {
         let mut best: Option<(Timestamp, usize, Resolved<'m>)> = None;
-        let mut k = self.by_start.partition_point(|&(vaddr, ..)| vaddr <= pc);
-        while let Some(i) = k.checked_sub(1) {
-            k = i;
-            // No mapping at or before `i` reaches past `pc`: none of them contains it.
-            if self.max_end.get(i).is_none_or(|&end| end <= pc) {
-                break;
-            }
-            let Some(&(vaddr, size, event)) = self.by_start.get(i) else {
-                break;
-            };
+        for (vaddr, size, event) in self.around(pc) {
             let Some((t, _, _, name, foff, generated)) =
                 self.map.events.get(event).and_then(MapEvent::mapping)
             else {

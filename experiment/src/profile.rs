@@ -120,6 +120,16 @@ impl Metric {
         Metric::ALL.into_iter().find(|m| m.name() == name)
     }
 
+    /// The metric gprofng names `name`: a fixed one, or one of the hardware counters
+    /// `hwc` (tag, `hwcname`) by its name.
+    fn named(name: &str, hwc: &[(u8, String)]) -> Option<Metric> {
+        Metric::from_name(name).or_else(|| {
+            hwc.iter()
+                .find(|(_, n)| n == name)
+                .map(|(t, _)| Metric::Hwc(*t))
+        })
+    }
+
     /// True for times (kept in nanoseconds, shown by gprofng in seconds).
     pub fn is_time(self) -> bool {
         matches!(
@@ -451,12 +461,7 @@ impl<'e, S: Source> StackProfile<'e, S> {
     /// The metric gprofng names `name`: a fixed one, or a hardware counter of this experiment
     /// by its `hwcname`.
     pub fn metric(&self, name: &str) -> Option<Metric> {
-        Metric::from_name(name).or_else(|| {
-            self.hwc
-                .iter()
-                .find(|(_, n)| n == name)
-                .map(|(t, _)| Metric::Hwc(*t))
-        })
+        Metric::named(name, &self.hwc)
     }
 
     /// The hardware counters log.xml names, `(tag, hwcname)` by tag.
@@ -665,12 +670,7 @@ impl FunctionTable {
     /// The metric gprofng names `name`: a fixed one, or a hardware counter of this table by
     /// its `hwcname`.
     pub fn metric(&self, name: &str) -> Option<Metric> {
-        Metric::from_name(name).or_else(|| {
-            self.hwc
-                .iter()
-                .find(|(_, n)| n == name)
-                .map(|(t, _)| Metric::Hwc(*t))
-        })
+        Metric::named(name, &self.hwc)
     }
 
     /// The column gprofng sorts by default: exclusive CPU time when there is clock data, else
