@@ -339,21 +339,7 @@ fn folded_stacks_add_up_to_gprofngs_call_trees() {
 /// calltree.txt: `VALUE [PCT]   +-<Total>` then `  +-child` two columns deeper per level;
 /// the first metric column is the tree's metric.
 fn parse_calltree(text: &str) -> BTreeMap<Vec<String>, String> {
-    let mut out = BTreeMap::new();
-    let mut stack: Vec<(usize, String)> = Vec::new();
-    for line in text.lines() {
-        let Some(at) = line.find("+-") else { continue };
-        let value = line.split_whitespace().next().unwrap().to_owned();
-        let name = line[at + 2..].trim().to_owned();
-        while stack.last().is_some_and(|(col, _)| *col >= at) {
-            stack.pop();
-        }
-        stack.push((at, name));
-        let path: Vec<String> = stack.iter().map(|(_, n)| n.clone()).collect();
-        // Siblings with equal names do not occur in a call tree; keep the first.
-        out.entry(path).or_insert(value);
-    }
-    out
+    parse_calltree_column(text, 0)
 }
 
 /// er-functions and er-folded on `cxx_names`: the C++ functions of the program (named from

@@ -4,12 +4,11 @@
 
 #![allow(clippy::unwrap_used, clippy::indexing_slicing, clippy::print_stderr)]
 
-use std::path::PathBuf;
+mod common;
 
+use common::data;
 use jvmpi_types::dump::{heap, monitor, object};
-use jvmpi_types::{
-    ClassLayout, ClassLayouts, DumpLevel, DumpOptions, IdOrder, IdSize, ObjectId, TypeCode,
-};
+use jvmpi_types::{DumpLevel, DumpOptions, IdOrder, IdSize};
 use testkit::{Budget, peak_of};
 
 #[global_allocator]
@@ -18,43 +17,11 @@ static ALLOC: testkit::Counting = testkit::Counting;
 /// The family's budget: an owned model takes at most 8× its input at its peak.
 const LIMIT: f64 = 8.0;
 
-fn data(name: &str) -> Vec<u8> {
-    std::fs::read(
-        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-            .join("tests/data")
-            .join(name),
-    )
-    .unwrap()
-}
-
 fn options(tag: &str) -> DumpOptions {
     match tag {
         "hs32le" => DumpOptions::new(IdSize::Four, IdOrder::Little).hotspot(),
         _ => DumpOptions::new(IdSize::Eight, IdOrder::Big),
     }
-}
-
-/// The class layouts of a `heap-classes-*.json` file (as `tests/fixtures.rs` reads them).
-fn layouts(tag: &str) -> ClassLayouts {
-    let json = String::from_utf8(data(&format!("heap-classes-{tag}.json"))).unwrap();
-    let value: serde_json::Value = serde_json::from_str(&json).unwrap();
-    let mut layouts = ClassLayouts::new();
-    for class in value["classes"].as_array().unwrap() {
-        let statics = class["statics"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|s| TypeCode::from_signature(s.as_str().unwrap()).unwrap())
-            .collect();
-        layouts.insert(
-            ObjectId(class["id"].as_u64().unwrap()),
-            ClassLayout {
-                interfaces: u32::try_from(class["interfaces"].as_u64().unwrap()).unwrap(),
-                statics,
-            },
-        );
-    }
-    layouts
 }
 
 #[test]
@@ -109,4 +76,10 @@ fn decoded_dumps_fit_in_eight_times_their_input() {
         );
     }
     budget.assert_within(LIMIT);
+}
+
+/// The class layouts of `heap-classes-TAG.json`.
+fn layouts(tag: &str) -> jvmpi_types::ClassLayouts {
+    let json = String::from_utf8(data(&format!("heap-classes-{tag}.json"))).unwrap();
+    common::layouts(&json)
 }
