@@ -501,6 +501,21 @@ fn first_pass<'a>(
     Ok(v.first)
 }
 
+/// The big-endian id at `at` in `bytes`, if `bytes` holds it.
+#[inline]
+fn read_id(id_size: IdSize, bytes: &[u8], at: usize) -> Option<Id> {
+    match id_size {
+        IdSize::Four => {
+            let b = bytes.get(at..at.checked_add(4)?)?;
+            Some(u64::from(u32::from_be_bytes(b.try_into().ok()?)))
+        }
+        IdSize::Eight => {
+            let b = bytes.get(at..at.checked_add(8)?)?;
+            Some(u64::from_be_bytes(b.try_into().ok()?))
+        }
+    }
+}
+
 /// An object-typed field of a class layout: where it is in the instance data, and its name.
 #[derive(Clone, Copy)]
 struct RefField {
@@ -511,10 +526,11 @@ struct RefField {
 struct SecondPass<'f, 'a> {
     first: &'f FirstPass<'a>,
     id_size: IdSize,
-    /// Object fields of each class's full layout (`None`: no usable layout).
-    /// Per class: whether the dump names it (`LOAD_CLASS` or `CLASS_DUMP`), and the object
-    /// fields of its full layout (`None`: no usable layout).
-    classes: IdMap<(bool, Option<Arc<[RefField]>>)>,
+    /// Per class: where the object fields of its full layout are in `fields` (`None`: no
+    /// usable layout).
+    classes: IdMap<Option<(u32, u32)>>,
+    /// The object fields of every layout met, one layout after another.
+    fields: Vec<RefField>,
     class_class_id: Option<Id>,
     unknown_classes: HashSet<Id>,
     objects: ObjectColumns,
@@ -532,6 +548,7 @@ impl<'f, 'a> SecondPass<'f, 'a> {
             first,
             id_size,
             classes: IdMap::default(),
+            fields: Vec::new(),
             class_class_id,
             unknown_classes: HashSet::new(),
             objects: ObjectColumns::default(),
@@ -541,11 +558,11 @@ impl<'f, 'a> SecondPass<'f, 'a> {
 
     /// The object fields of `class_id`'s layout along its superclass chain; `None` when a
     /// class of the chain has no `CLASS_DUMP` or the chain loops.
-    fn layout(&mut self, class_id: Id) -> Option<Arc<[RefField]>> {
-        if let Some((_, l)) = self.classes.get(&class_id) {
-            return l.clone();
+    fn layout(&mut self, class_id: Id) -> Option<(u32, u32)> {
+        if let Some(&l) = self.classes.get(&class_id) {
+            return l;
         }
-        let mut fields = Vec::new();
+        let start = self.fields.len();
         let mut offset = 0usize;
         let mut id = class_id;
         let mut steps = 0usize;
@@ -565,7 +582,7 @@ impl<'f, 'a> SecondPass<'f, 'a> {
                     let name = self
                         .refs
                         .intern(self.first.names.string(f.name_id).unwrap_or_default());
-                    fields.push(RefField {
+                    self.fields.push(RefField {
                         offset: u32::try_from(offset).unwrap_or(u32::MAX),
                         name,
                     });
@@ -574,20 +591,19 @@ impl<'f, 'a> SecondPass<'f, 'a> {
             }
             id = c.super_class_id;
         }
-        let layout: Option<Arc<[RefField]>> = ok.then(|| fields.into());
+        let end = self.fields.len();
+        if !ok {
+            self.fields.truncate(start);
+        }
+        let range = u32::try_from(start).ok().zip(u32::try_from(end).ok());
+        let layout = range.filter(|_| ok);
         let known = self.first.load_classes.contains_key(&class_id)
             || self.first.class_dumps.contains_key(&class_id);
         if class_id != 0 && !known {
             self.unknown_classes.insert(class_id);
         }
-        self.classes.insert(class_id, (known, layout.clone()));
+        self.classes.insert(class_id, layout);
         layout
-    }
-
-    fn read_id(&self, bytes: &[u8], at: usize) -> Option<Id> {
-        let n = self.id_size.bytes();
-        let b = bytes.get(at..at.checked_add(n)?)?;
-        Some(b.iter().fold(0u64, |acc, &x| (acc << 8) | u64::from(x)))
     }
 
     /// Notes a class id an object names (a class the dump never describes is listed in
@@ -634,9 +650,13 @@ impl<'f, 'a> SecondPass<'f, 'a> {
             at,
         );
         match self.layout(i.class_id) {
-            Some(fields) => {
-                for f in fields.iter() {
-                    let to = self.read_id(i.data, f.offset as usize).unwrap_or(0);
+            Some((start, end)) => {
+                let fields = self
+                    .fields
+                    .get(start as usize..end as usize)
+                    .unwrap_or_default();
+                for f in fields {
+                    let to = read_id(self.id_size, i.data, f.offset as usize).unwrap_or(0);
                     if to != 0 {
                         self.refs.push_field(i.object_id, to, f.name);
                     }

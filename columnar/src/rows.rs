@@ -111,7 +111,8 @@ pub(crate) mod plain {
             return Ok(Arc::new(StringArray::new_null(n)));
         }
         let mut offsets: Vec<i32> = Vec::with_capacity(n + 1);
-        let mut bytes: Vec<u8> = Vec::new();
+        let total: usize = codes.iter().map(|&c| name(c).map_or(0, |s| s.len())).sum();
+        let mut bytes: Vec<u8> = Vec::with_capacity(total);
         offsets.push(0);
         let mut has_null = false;
         for &c in codes {
