@@ -1023,28 +1023,26 @@ impl Rows for ObjectColumns {
         let kind = take(&mut self.kind);
         let element_names = BasicType::ALL.map(BasicType::java_name);
         let heap_names: Vec<&str> = self.heap_names.iter().map(String::as_str).collect();
-        let k = |i: usize| kind.get(i).copied().unwrap_or(INSTANCE);
         let class_id = take(&mut self.class_id);
         // Null for primitive arrays, and for class objects when the dump has no
         // `java.lang.Class` (their class id is pushed as 0).
-        let class_id_valid = |i: usize| match k(i) {
-            PRIMITIVE_ARRAY => false,
-            CLASS => class_id.get(i).is_some_and(|&c| c != 0),
-            _ => true,
-        };
-        let class_id_nulls = plain::nulls(class_id.len(), &class_id_valid);
+        let class_id_nulls =
+            plain::nulls(class_id.len(), |i| match (kind.get(i), class_id.get(i)) {
+                (Some(&PRIMITIVE_ARRAY), _) | (Some(&CLASS), Some(&0)) => false,
+                (Some(_), Some(_)) => true,
+                _ => false,
+            });
+        let array_length_nulls =
+            plain::nulls_of(&kind, |k| matches!(k, OBJECT_ARRAY | PRIMITIVE_ARRAY));
         Ok(vec![
-            plain::primitive::<UInt64Type>(take(&mut self.id), None),
+            plain::primitive::<UInt64Type>(take(&mut self.id)),
             plain::with_nulls::<UInt64Type>(class_id, class_id_nulls),
             plain::strings(&kind, &KINDS)?,
-            plain::primitive::<UInt64Type>(take(&mut self.shallow_size), None),
-            plain::primitive::<UInt32Type>(
-                take(&mut self.array_length),
-                Some(&|i| matches!(k(i), OBJECT_ARRAY | PRIMITIVE_ARRAY)),
-            ),
+            plain::primitive::<UInt64Type>(take(&mut self.shallow_size)),
+            plain::with_nulls::<UInt32Type>(take(&mut self.array_length), array_length_nulls),
             plain::strings(&take(&mut self.element_type), &element_names)?,
             plain::strings(&take(&mut self.heap), &heap_names)?,
-            plain::primitive::<UInt64Type>(take(&mut self.offset), None),
+            plain::primitive::<UInt64Type>(take(&mut self.offset)),
         ])
     }
 }
@@ -1125,13 +1123,13 @@ impl Rows for RefColumns {
     fn columns(&mut self) -> Result<Vec<ArrayRef>> {
         let field = take(&mut self.field);
         let names: Vec<&str> = self.names.iter().map(String::as_str).collect();
-        let array_index = plain::primitive::<UInt32Type>(
+        let array_index = plain::with_nulls::<UInt32Type>(
             take(&mut self.array_index),
-            Some(&|i| field.get(i) == Some(&NO_NAME)),
+            plain::nulls_of(&field, |f| f == NO_NAME),
         );
         Ok(vec![
-            plain::primitive::<UInt64Type>(take(&mut self.from_id), None),
-            plain::primitive::<UInt64Type>(take(&mut self.to_id), None),
+            plain::primitive::<UInt64Type>(take(&mut self.from_id)),
+            plain::primitive::<UInt64Type>(take(&mut self.to_id)),
             plain::strings(&field, &names)?,
             array_index,
         ])
