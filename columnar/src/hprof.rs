@@ -501,6 +501,21 @@ fn first_pass<'a>(
     Ok(v.first)
 }
 
+/// The big-endian id at `at` in `bytes`, if `bytes` holds it.
+#[inline]
+fn read_id(id_size: IdSize, bytes: &[u8], at: usize) -> Option<Id> {
+    match id_size {
+        IdSize::Four => {
+            let b = bytes.get(at..at.checked_add(4)?)?;
+            Some(u64::from(u32::from_be_bytes(b.try_into().ok()?)))
+        }
+        IdSize::Eight => {
+            let b = bytes.get(at..at.checked_add(8)?)?;
+            Some(u64::from_be_bytes(b.try_into().ok()?))
+        }
+    }
+}
+
 /// An object-typed field of a class layout: where it is in the instance data, and its name.
 #[derive(Clone, Copy)]
 struct RefField {
@@ -511,10 +526,11 @@ struct RefField {
 struct SecondPass<'f, 'a> {
     first: &'f FirstPass<'a>,
     id_size: IdSize,
-    /// Object fields of each class's full layout (`None`: no usable layout).
-    /// Per class: whether the dump names it (`LOAD_CLASS` or `CLASS_DUMP`), and the object
-    /// fields of its full layout (`None`: no usable layout).
-    classes: IdMap<(bool, Option<Arc<[RefField]>>)>,
+    /// Per class: where the object fields of its full layout are in `fields` (`None`: no
+    /// usable layout).
+    classes: IdMap<Option<(u32, u32)>>,
+    /// The object fields of every layout met, one layout after another.
+    fields: Vec<RefField>,
     class_class_id: Option<Id>,
     unknown_classes: HashSet<Id>,
     objects: ObjectColumns,
@@ -532,6 +548,7 @@ impl<'f, 'a> SecondPass<'f, 'a> {
             first,
             id_size,
             classes: IdMap::default(),
+            fields: Vec::new(),
             class_class_id,
             unknown_classes: HashSet::new(),
             objects: ObjectColumns::default(),
@@ -541,11 +558,11 @@ impl<'f, 'a> SecondPass<'f, 'a> {
 
     /// The object fields of `class_id`'s layout along its superclass chain; `None` when a
     /// class of the chain has no `CLASS_DUMP` or the chain loops.
-    fn layout(&mut self, class_id: Id) -> Option<Arc<[RefField]>> {
-        if let Some((_, l)) = self.classes.get(&class_id) {
-            return l.clone();
+    fn layout(&mut self, class_id: Id) -> Option<(u32, u32)> {
+        if let Some(&l) = self.classes.get(&class_id) {
+            return l;
         }
-        let mut fields = Vec::new();
+        let start = self.fields.len();
         let mut offset = 0usize;
         let mut id = class_id;
         let mut steps = 0usize;
@@ -565,7 +582,7 @@ impl<'f, 'a> SecondPass<'f, 'a> {
                     let name = self
                         .refs
                         .intern(self.first.names.string(f.name_id).unwrap_or_default());
-                    fields.push(RefField {
+                    self.fields.push(RefField {
                         offset: u32::try_from(offset).unwrap_or(u32::MAX),
                         name,
                     });
@@ -574,20 +591,19 @@ impl<'f, 'a> SecondPass<'f, 'a> {
             }
             id = c.super_class_id;
         }
-        let layout: Option<Arc<[RefField]>> = ok.then(|| fields.into());
+        let end = self.fields.len();
+        if !ok {
+            self.fields.truncate(start);
+        }
+        let range = u32::try_from(start).ok().zip(u32::try_from(end).ok());
+        let layout = range.filter(|_| ok);
         let known = self.first.load_classes.contains_key(&class_id)
             || self.first.class_dumps.contains_key(&class_id);
         if class_id != 0 && !known {
             self.unknown_classes.insert(class_id);
         }
-        self.classes.insert(class_id, (known, layout.clone()));
+        self.classes.insert(class_id, layout);
         layout
-    }
-
-    fn read_id(&self, bytes: &[u8], at: usize) -> Option<Id> {
-        let n = self.id_size.bytes();
-        let b = bytes.get(at..at.checked_add(n)?)?;
-        Some(b.iter().fold(0u64, |acc, &x| (acc << 8) | u64::from(x)))
     }
 
     /// Notes a class id an object names (a class the dump never describes is listed in
@@ -634,9 +650,13 @@ impl<'f, 'a> SecondPass<'f, 'a> {
             at,
         );
         match self.layout(i.class_id) {
-            Some(fields) => {
-                for f in fields.iter() {
-                    let to = self.read_id(i.data, f.offset as usize).unwrap_or(0);
+            Some((start, end)) => {
+                let fields = self
+                    .fields
+                    .get(start as usize..end as usize)
+                    .unwrap_or_default();
+                for f in fields {
+                    let to = read_id(self.id_size, i.data, f.offset as usize).unwrap_or(0);
                     if to != 0 {
                         self.refs.push_field(i.object_id, to, f.name);
                     }
@@ -1003,28 +1023,26 @@ impl Rows for ObjectColumns {
         let kind = take(&mut self.kind);
         let element_names = BasicType::ALL.map(BasicType::java_name);
         let heap_names: Vec<&str> = self.heap_names.iter().map(String::as_str).collect();
-        let k = |i: usize| kind.get(i).copied().unwrap_or(INSTANCE);
         let class_id = take(&mut self.class_id);
         // Null for primitive arrays, and for class objects when the dump has no
         // `java.lang.Class` (their class id is pushed as 0).
-        let class_id_valid = |i: usize| match k(i) {
-            PRIMITIVE_ARRAY => false,
-            CLASS => class_id.get(i).is_some_and(|&c| c != 0),
-            _ => true,
-        };
-        let class_id_nulls = plain::nulls(class_id.len(), &class_id_valid);
+        let class_id_nulls =
+            plain::nulls(class_id.len(), |i| match (kind.get(i), class_id.get(i)) {
+                (Some(&PRIMITIVE_ARRAY), _) | (Some(&CLASS), Some(&0)) => false,
+                (Some(_), Some(_)) => true,
+                _ => false,
+            });
+        let array_length_nulls =
+            plain::nulls_of(&kind, |k| matches!(k, OBJECT_ARRAY | PRIMITIVE_ARRAY));
         Ok(vec![
-            plain::primitive::<UInt64Type>(take(&mut self.id), None),
+            plain::primitive::<UInt64Type>(take(&mut self.id)),
             plain::with_nulls::<UInt64Type>(class_id, class_id_nulls),
             plain::strings(&kind, &KINDS)?,
-            plain::primitive::<UInt64Type>(take(&mut self.shallow_size), None),
-            plain::primitive::<UInt32Type>(
-                take(&mut self.array_length),
-                Some(&|i| matches!(k(i), OBJECT_ARRAY | PRIMITIVE_ARRAY)),
-            ),
+            plain::primitive::<UInt64Type>(take(&mut self.shallow_size)),
+            plain::with_nulls::<UInt32Type>(take(&mut self.array_length), array_length_nulls),
             plain::strings(&take(&mut self.element_type), &element_names)?,
             plain::strings(&take(&mut self.heap), &heap_names)?,
-            plain::primitive::<UInt64Type>(take(&mut self.offset), None),
+            plain::primitive::<UInt64Type>(take(&mut self.offset)),
         ])
     }
 }
@@ -1105,13 +1123,13 @@ impl Rows for RefColumns {
     fn columns(&mut self) -> Result<Vec<ArrayRef>> {
         let field = take(&mut self.field);
         let names: Vec<&str> = self.names.iter().map(String::as_str).collect();
-        let array_index = plain::primitive::<UInt32Type>(
+        let array_index = plain::with_nulls::<UInt32Type>(
             take(&mut self.array_index),
-            Some(&|i| field.get(i) == Some(&NO_NAME)),
+            plain::nulls_of(&field, |f| f == NO_NAME),
         );
         Ok(vec![
-            plain::primitive::<UInt64Type>(take(&mut self.from_id), None),
-            plain::primitive::<UInt64Type>(take(&mut self.to_id), None),
+            plain::primitive::<UInt64Type>(take(&mut self.from_id)),
+            plain::primitive::<UInt64Type>(take(&mut self.to_id)),
             plain::strings(&field, &names)?,
             array_index,
         ])

@@ -5,8 +5,9 @@
 //! `gprofng-experiment`) like any third party: the format crates stay free of Arrow. The
 //! exporters stream the decoders' output into [`RecordBatch`](arrow_array::RecordBatch)es of
 //! [`BATCH_ROWS`] rows and hand them to a [`BatchSink`]: [`ParquetSink`] writes each
-//! table as zstd-compressed Parquet parts through a [`PartStore`] the caller supplies (the
-//! crate does no I/O of its own), [`MemorySink`] keeps them in memory.
+//! table as Parquet parts (integers delta-packed, strings zstd-compressed) through a
+//! [`PartStore`] the caller supplies (the crate does no I/O of its own), [`MemorySink`] keeps
+//! them in memory.
 //!
 //! ```
 //! use columnar::{MemorySink, hprof};

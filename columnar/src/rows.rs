@@ -80,13 +80,9 @@ pub(crate) mod plain {
 
     use crate::Result;
 
-    /// A primitive column from its values; `valid(i)` says whether row `i` holds a value.
-    pub(crate) fn primitive<T: ArrowPrimitiveType>(
-        values: Vec<T::Native>,
-        valid: Option<&dyn Fn(usize) -> bool>,
-    ) -> ArrayRef {
-        let nulls = valid.and_then(|f| nulls(values.len(), f));
-        with_nulls::<T>(values, nulls)
+    /// A primitive column without nulls.
+    pub(crate) fn primitive<T: ArrowPrimitiveType>(values: Vec<T::Native>) -> ArrayRef {
+        with_nulls::<T>(values, None)
     }
 
     /// A primitive column from its values and validity.
@@ -98,7 +94,8 @@ pub(crate) mod plain {
     }
 
     /// The validity of `len` rows, `valid(i)` for row `i`.
-    pub(crate) fn nulls(len: usize, valid: &dyn Fn(usize) -> bool) -> Option<NullBuffer> {
+    #[inline]
+    pub(crate) fn nulls(len: usize, valid: impl FnMut(usize) -> bool) -> Option<NullBuffer> {
         Some(NullBuffer::new(BooleanBuffer::collect_bool(len, valid)))
     }
 
@@ -107,34 +104,47 @@ pub(crate) mod plain {
     pub(crate) fn strings<K: Copy + Into<u64>>(codes: &[K], names: &[&str]) -> Result<ArrayRef> {
         let n = codes.len();
         let name = |c: K| names.get(usize::try_from(c.into()).unwrap_or(usize::MAX));
-        if codes.iter().all(|&c| name(c).is_none()) {
+        let nulls = codes.iter().filter(|&&c| name(c).is_none()).count();
+        if nulls == n {
             return Ok(Arc::new(StringArray::new_null(n)));
         }
-        let mut offsets: Vec<i32> = Vec::with_capacity(n + 1);
-        let mut bytes: Vec<u8> = Vec::new();
-        offsets.push(0);
-        let mut has_null = false;
-        for &c in codes {
-            match name(c) {
-                Some(s) => bytes.extend_from_slice(s.as_bytes()),
-                None => has_null = true,
-            }
-            offsets.push(i32::try_from(bytes.len()).map_err(|_| {
-                arrow_schema::ArrowError::InvalidArgumentError(
-                    "string column over 2 GiB in one batch".into(),
-                )
-            })?);
+        let longest = names.iter().map(|s| s.len()).max().unwrap_or(0);
+        let bound = n.saturating_mul(longest);
+        if i32::try_from(bound).is_err() {
+            return Err(arrow_schema::ArrowError::InvalidArgumentError(
+                "string column over 2 GiB in one batch".into(),
+            )
+            .into());
         }
-        let nulls = has_null.then(|| {
-            NullBuffer::new(BooleanBuffer::collect_bool(n, |i| {
-                codes.get(i).is_some_and(|&c| name(c).is_some())
-            }))
-        });
+        let mut offsets: Vec<i32> = Vec::with_capacity(n + 1);
+        let mut bytes: Vec<u8> = Vec::with_capacity(bound);
+        offsets.push(0);
+        for &c in codes {
+            if let Some(s) = name(c) {
+                bytes.extend_from_slice(s.as_bytes());
+            }
+            // At most `bound` bytes, which fits an i32.
+            offsets.push(bytes.len() as i32);
+        }
+        let nulls = if nulls == 0 {
+            None
+        } else {
+            nulls_of(codes, |c| name(c).is_some())
+        };
         let array = StringArray::try_new(
             OffsetBuffer::new(ScalarBuffer::from(offsets)),
             Buffer::from_vec(bytes),
             nulls,
         )?;
         Ok(Arc::new(array))
+    }
+
+    /// The validity of one row per value of `values`.
+    #[inline]
+    pub(crate) fn nulls_of<T: Copy>(
+        values: &[T],
+        mut valid: impl FnMut(T) -> bool,
+    ) -> Option<NullBuffer> {
+        nulls(values.len(), |i| values.get(i).is_some_and(|&v| valid(v)))
     }
 }
