@@ -1,5 +1,6 @@
 //! `to-parquet IN OUTDIR`: a heap dump (`.hprof`) or a gprofng experiment as Parquet tables, one folder per table
-//! (`OUTDIR/objects/part-00000.parquet`, …), zstd-compressed, for DuckDB, Spark or Polars.
+//! (`OUTDIR/objects/part-00000.parquet`, …), integer columns delta-packed and strings
+//! zstd-compressed, for DuckDB, Spark or Polars.
 //!
 //! ```sh
 //! cargo run --release -p jvmprof-columnar --example to-parquet -- heap.hprof out/
@@ -21,10 +22,12 @@ const USAGE: &str = "\
 usage: to-parquet [--rows-per-part N] [--force] IN OUTDIR
 
 Writes IN as Parquet tables under OUTDIR, one folder per table
-(OUTDIR/<table>/part-NNNNN.parquet, zstd):
+(OUTDIR/<table>/part-NNNNN.parquet; integer columns delta-packed, strings zstd):
   an HPROF heap dump: classes, objects, references, roots, strings, stack_frames, stack_traces;
-  a gprofng experiment directory: samples, stacks, functions, load_objects. Parts are written under a hidden temporary name and
-renamed once complete; OUTDIR/_SUCCESS is written last, only when the whole dump was read.
+  a gprofng experiment directory: samples, stacks, functions, load_objects.
+Parts are written under a hidden temporary name and renamed once complete;
+OUTDIR/_SUCCESS is written last, only when the whole input was read.
+IN is checked (an HPROF header, an experiment's log) before OUTDIR is touched.
 Prints a JSON summary (rows and parts per table) on stdout.
 
 options:
