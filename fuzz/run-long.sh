@@ -4,6 +4,7 @@
 #
 #   fuzz/run-long.sh SECONDS [TARGET...]      (every target by default)
 #
+# SECONDS=0 only minimizes the corpus (the figures are then those of the last run's log).
 # Builds once (cargo fuzz build --debug-assertions, as CI does), runs one target at a time
 # under `nice -n 10`, and prints per target: execs, coverage (cov and ft from libFuzzer's last
 # status line), corpus size, crashes. A crash stops that target's run (its input is in
@@ -51,8 +52,31 @@ seeds_of() {
 corpus_size() {
     local n bytes
     n=$(find "$1" -type f | wc -l)
-    bytes=$(du -sb "$1" | cut -f1)
+    bytes=$(find "$1" -type f -printf '%s\n' | awk '{ s += $1 } END { print s + 0 }')
     echo "$n files, $bytes bytes"
+}
+
+# Minimizes the corpus as `cargo fuzz cmin` does (libFuzzer's merge), but smaller: the seeds'
+# coverage counts as already had, so only inputs adding coverage beyond the seeds stay (none
+# longer than max_len); the merge is by edges (-use_counters=0, not hit counts) and picks a
+# greedy set cover (-set_cover_merge=1), which keeps the committed corpora to a few MB.
+minimize() {
+    local target=$1 corpus=$2 seeds=$3 work f
+    work=$(mktemp -d "$PWD/target/cmin.XXXXXX")
+    mkdir "$work/out"
+    if [ -d "$seeds" ]; then
+        find "$seeds" -type f | while read -r f; do
+            head -c "$max_len" "$f" >"$work/out/seed-$(sha1sum <"$f" | cut -c1-40)"
+        done
+    fi
+    find "$corpus" -type f -size +"${max_len}"c -delete
+    nice -n 10 "target/x86_64-unknown-linux-gnu/release/$target" -set_cover_merge=1 -use_counters=0 \
+        -max_len="$max_len" -timeout="$timeout" -rss_limit_mb=4096 \
+        "$work/out" "$corpus" >"logs/$target.cmin.log" 2>&1
+    rm -f "$work/out"/seed-*
+    rm -rf "$corpus"
+    mv "$work/out" "$corpus"
+    rm -rf "$work"
 }
 
 failed=0
@@ -67,9 +91,9 @@ for target in "${targets[@]}"; do
     before=$(find "artifacts/$target" -type f | wc -l)
     echo "--- $target: ${seconds}s from $(corpus_size "$corpus") + seeds $seeds"
     status=0
-    nice -n 10 cargo fuzz run --debug-assertions "$target" "${args[@]}" -- \
+    if [ "$seconds" -gt 0 ]; then nice -n 10 cargo fuzz run --debug-assertions "$target" "${args[@]}" -- \
         -max_total_time="$seconds" -max_len="$max_len" -timeout="$timeout" \
-        -rss_limit_mb=4096 -print_final_stats=1 >"$log" 2>&1 || status=$?
+        -rss_limit_mb=4096 -print_final_stats=1 >"$log" 2>&1 || status=$?; fi
     crashes=$(( $(find "artifacts/$target" -type f | wc -l) - before ))
     if [ "$status" -ne 0 ] && [ "$crashes" -eq 0 ]; then crashes=1; fi
     execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
@@ -80,10 +104,7 @@ for target in "${targets[@]}"; do
         failed=1
         grep -E 'panicked|ERROR: |SUMMARY|Test unit written' "$log" | head -n 8 || tail -n 20 "$log"
     elif [ "$minimize" = 1 ]; then
-        # Keep only inputs that add coverage, and none longer than max_len.
-        find "$corpus" -type f -size +"${max_len}"c -delete
-        nice -n 10 cargo fuzz cmin --debug-assertions "$target" "$corpus" -- \
-            -max_len="$max_len" -timeout="$timeout" -rss_limit_mb=4096 >"logs/$target.cmin.log" 2>&1
+        minimize "$target" "$corpus" "$seeds"
     fi
     size=$(corpus_size "$corpus")
     echo "$target: ${execs:-?} execs, cov ${cov:-?}, ft ${ft:-?}, corpus $size, crashes $crashes"

@@ -17,7 +17,8 @@ fuzz_target!(|data: &[u8]| {
     };
     let mut sink = MemorySink::new();
     let symbols = Symbolizer::new(&exp);
-    let Ok(summary) = columnar::experiment::export("fuzz.er", &exp, symbols, &mut sink, &mut |_| {})
+    let Ok(summary) =
+        columnar::experiment::export("fuzz.er", &exp, symbols, &mut sink, &mut |_| {})
     else {
         return;
     };

@@ -22,7 +22,10 @@ fn read<S: Source>(exp: &Experiment<S>) {
             let _ = e.to_string();
         }
         if !cut.is_empty() {
-            assert!(exp.incomplete(), "cut data files make the experiment incomplete");
+            assert!(
+                exp.incomplete(),
+                "cut data files make the experiment incomplete"
+            );
         }
     }
     let _ = exp.incomplete();

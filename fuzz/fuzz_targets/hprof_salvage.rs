@@ -63,7 +63,9 @@ fuzz_target!(|data: &[u8]| {
             assert_eq!(rows(w), rows(p));
         }
         if h.is_complete() {
-            let w = whole.as_ref().expect("a whole file counts without salvaging");
+            let w = whole
+                .as_ref()
+                .expect("a whole file counts without salvaging");
             assert_eq!(rows(w), rows(&h.value));
         }
     }

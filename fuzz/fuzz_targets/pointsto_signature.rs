@@ -38,7 +38,10 @@ fuzz_target!(|data: &[u8]| {
             let printed = list.to_string();
             let again = BciList::parse(&printed).expect("a printed BCI list parses");
             assert_eq!(again.to_string(), printed);
-            assert_eq!(again.iter().collect::<Vec<_>>(), list.iter().collect::<Vec<_>>());
+            assert_eq!(
+                again.iter().collect::<Vec<_>>(),
+                list.iter().collect::<Vec<_>>()
+            );
         }
     }
 });
