@@ -2,12 +2,14 @@
 //! as `Context::parse` + `frames()` and as the one-pass `parse_frames`, beside a naive
 //! `split`/`str::parse` baseline measured in the same run. The target (1 GB/s of context text
 //! on one core) is for parse + full iteration: `parse_frames (one pass)` is that path. The
-//! `callctx/build` group builds the same contexts frame by frame with `ContextBuf::push_inner`.
+//! `callctx/build` group builds the same contexts frame by frame with `ContextBuf::push_inner`;
+//! `callctx/tree` aggregates them in a `ContextTree`.
 #![allow(missing_docs, clippy::unwrap_used, clippy::expect_used)]
 
+use std::collections::HashMap;
 use std::hint::black_box;
 
-use callctx::{Context, ContextBuf, Frame};
+use callctx::{Context, ContextBuf, ContextTree, Frame};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
 /// The contexts as slices of one text, as a zero-copy reader of an `.iprof` file sees them.
@@ -141,5 +143,35 @@ fn build(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, parse_and_iterate, build);
+/// Aggregating the contexts into a `ContextTree` (insert every context, then walk every
+/// node), beside counting them in a `HashMap<ContextBuf, u64>` (the baseline a user would
+/// write, which makes no tree) in the same run.
+fn tree(c: &mut Criterion) {
+    let text = contexts();
+    let mut group = c.benchmark_group("callctx/tree");
+    group.throughput(Throughput::Elements(text.lines().count() as u64));
+    group.bench_function("ContextTree insert + iter", |b| {
+        b.iter(|| {
+            let mut tree = ContextTree::new();
+            for line in black_box(&text).lines() {
+                tree.insert(&Context::parse(line).unwrap(), 1u64);
+            }
+            tree.iter().map(|n| *n.self_value()).sum::<u64>()
+        });
+    });
+    group.bench_function("baseline HashMap<ContextBuf, u64>", |b| {
+        b.iter(|| {
+            let mut counts: HashMap<ContextBuf, u64> = HashMap::new();
+            for line in black_box(&text).lines() {
+                *counts
+                    .entry(ContextBuf::from(Context::parse(line).unwrap()))
+                    .or_default() += 1;
+            }
+            counts.values().sum::<u64>()
+        });
+    });
+    group.finish();
+}
+
+criterion_group!(benches, parse_and_iterate, build, tree);
 criterion_main!(benches);

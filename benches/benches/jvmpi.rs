@@ -5,8 +5,9 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use jvmpi_types::dump::heap::InstanceDump;
 use jvmpi_types::dump::{heap, monitor};
-use jvmpi_types::{ClassTable, DumpLevel, DumpOptions, IdOrder, IdSize};
+use jvmpi_types::{ClassTable, DumpLevel, DumpOptions, IdOrder, IdSize, TypeCode};
 
 fn data(name: &str) -> Vec<u8> {
     std::fs::read(
@@ -87,5 +88,69 @@ fn parse(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, parse);
+/// Decoding the fields of every instance of the real level-2 heap through an
+/// `InstanceLayoutCache` against `InstanceDump::fields_from` (which gathers the field types
+/// along the superclass chain for every instance), in the same run. The fixtures carry no
+/// instance field types (only statics), so the real heap's classes and superclass chains
+/// (from its class dumps) are each given three `int` fields of their own, and each instance's
+/// values are zeros of its chain's size.
+fn layouts(c: &mut Criterion) {
+    let hs = DumpOptions::new(IdSize::Four, IdOrder::Little).hotspot();
+    let classes: ClassTable = serde_json::from_slice(&data("heap-classes-hs32le.json")).unwrap();
+    let mut classes = classes.layouts().unwrap();
+    let records =
+        heap::decode(&data("heap-l2-hs32le.bin"), hs, DumpLevel::Level2, &classes).unwrap();
+    classes.insert_supers(&records);
+    for r in &records {
+        if let heap::HeapDumpRecord::ClassDump(class) = r {
+            classes.insert_instance_fields(class.class, vec![TypeCode::Int; 3]);
+        }
+    }
+    let instances: Vec<InstanceDump> = records
+        .iter()
+        .filter_map(|r| match r {
+            heap::HeapDumpRecord::InstanceDump(i) => {
+                let n = classes.instance_field_types(i.class)?.len();
+                Some(InstanceDump {
+                    values: vec![0; 4 * n],
+                    ..i.clone()
+                })
+            }
+            _ => None,
+        })
+        .collect();
+    assert!(instances.len() > 1000, "{} instances", instances.len());
+    let mut g = c.benchmark_group("jvmpi_layouts/heap-l2-hs32le.bin");
+    g.throughput(Throughput::Elements(instances.len() as u64));
+    g.bench_function("fields_from", |b| {
+        b.iter(|| {
+            let mut n = 0;
+            for i in &instances {
+                n += black_box(i)
+                    .fields_from(&classes, hs, DumpLevel::Level2)
+                    .unwrap()
+                    .unwrap()
+                    .len();
+            }
+            n
+        });
+    });
+    g.bench_function("fields_with_cache", |b| {
+        b.iter(|| {
+            let mut cache = classes.instance_layout_cache();
+            let mut n = 0;
+            for i in &instances {
+                n += black_box(i)
+                    .fields_with(&mut cache, hs, DumpLevel::Level2)
+                    .unwrap()
+                    .unwrap()
+                    .len();
+            }
+            n
+        });
+    });
+    g.finish();
+}
+
+criterion_group!(benches, parse, layouts);
 criterion_main!(benches);

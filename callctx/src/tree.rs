@@ -11,23 +11,53 @@ use crate::frame::Frame;
 
 /// The index of a node in a [`ContextTree`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct NodeId(usize);
+pub struct NodeId(u32);
 
+/// "No node" in the links below (never a real child or sibling: that is the root's id).
+const NONE: u32 = 0;
+
+/// The first this many children of a node are found by walking them; later ones (a node's
+/// children past these) through [`ContextTree::index`]. A lookup costs at most this many
+/// steps plus one hash lookup.
+const WALKED_CHILDREN: usize = 8;
+
+/// A node, in 40 bytes for `u64` values: children are a linked list (first child, last child
+/// for appending in insertion order, next sibling) of `u32` ids rather than a `Vec` per node,
+/// and the depth is counted when asked for.
 #[derive(Debug, Clone)]
 struct Node<T> {
-    /// `None` only for the root, which stands above every outermost frame.
-    frame: Option<Frame>,
-    parent: Option<NodeId>,
-    depth: usize,
-    children: Vec<NodeId>,
+    /// The root's is never read ([`NodeRef::frame`] gives `None` for it).
+    frame: Frame,
+    /// The root's is never read.
+    parent: u32,
+    first_child: u32,
+    last_child: u32,
+    next_sibling: u32,
     total: T,
     self_value: T,
+}
+
+impl<T: Default> Node<T> {
+    fn new(frame: Frame, parent: u32) -> Self {
+        Node {
+            frame,
+            parent,
+            first_child: NONE,
+            last_child: NONE,
+            next_sibling: NONE,
+            total: T::default(),
+            self_value: T::default(),
+        }
+    }
 }
 
 /// A trie of contexts, outermost frame at the top, that sums a value per context.
 ///
 /// Each node's *self* value is what was inserted for exactly its context; its *total* is the
 /// sum of the self values of it and every node below it.
+///
+/// A tree holds at most `u32::MAX` nodes besides the root; once full, a context that would
+/// need a new node is charged to the deepest node of it that exists.
 ///
 /// ```
 /// use callctx::{Context, ContextTree};
@@ -45,11 +75,11 @@ struct Node<T> {
 /// ```
 #[derive(Debug, Clone)]
 pub struct ContextTree<T> {
-    /// The node above every outermost frame, `NodeId(0)`.
-    root: Node<T>,
-    /// Every other node; `NodeId(n)` is at `nodes[n - 1]`.
+    /// `NodeId(n)` is at `nodes[n]`; `nodes[0]` is the root, above every outermost frame.
     nodes: Vec<Node<T>>,
-    index: HashMap<(NodeId, Frame), NodeId>,
+    /// (parent, frame) → child, for each child after a node's first [`WALKED_CHILDREN`]
+    /// (those are found by walking them).
+    index: HashMap<(u32, Frame), u32>,
 }
 
 impl<T: Default + Clone + AddAssign> Default for ContextTree<T> {
@@ -61,17 +91,8 @@ impl<T: Default + Clone + AddAssign> Default for ContextTree<T> {
 impl<T: Default + Clone + AddAssign> ContextTree<T> {
     /// An empty tree.
     pub fn new() -> Self {
-        let root = Node {
-            frame: None,
-            parent: None,
-            depth: 0,
-            children: Vec::new(),
-            total: T::default(),
-            self_value: T::default(),
-        };
         ContextTree {
-            root,
-            nodes: Vec::new(),
+            nodes: vec![Node::new(Frame::new(0, 0), NONE)],
             index: HashMap::new(),
         }
     }
@@ -92,47 +113,100 @@ impl<T: Default + Clone + AddAssign> ContextTree<T> {
         frames: impl IntoIterator<Item = Frame>,
         value: T,
     ) -> NodeId {
-        let mut at = NodeId(0);
+        let mut at = 0;
         self.add_total(at, &value);
         for frame in frames {
-            at = self.child_or_insert(at, frame);
+            let Some(child) = self.child_or_insert(at, frame) else {
+                break;
+            };
+            at = child;
             self.add_total(at, &value);
         }
-        if let Some(node) = self.node_mut(at) {
+        if let Some(node) = self.nodes.get_mut(at as usize) {
             node.self_value += value;
         }
-        at
+        NodeId(at)
     }
 
-    fn add_total(&mut self, id: NodeId, value: &T) {
-        if let Some(node) = self.node_mut(id) {
+    fn add_total(&mut self, id: u32, value: &T) {
+        if let Some(node) = self.nodes.get_mut(id as usize) {
             node.total += value.clone();
         }
     }
 
-    fn child_or_insert(&mut self, parent: NodeId, frame: Frame) -> NodeId {
-        if let Some(&child) = self.index.get(&(parent, frame)) {
-            return child;
+    /// The child of `parent` for `frame`, made if new (`None` when the tree is full).
+    fn child_or_insert(&mut self, parent: u32, frame: Frame) -> Option<u32> {
+        let indexed = match self.walk_children(parent, frame) {
+            Walked::Found(child) => return Some(child),
+            Walked::Absent { indexed } => indexed,
+            Walked::Many => match self.index.get(&(parent, frame)) {
+                Some(&child) => return Some(child),
+                None => true,
+            },
+        };
+        let id = u32::try_from(self.nodes.len()).ok()?;
+        let p = self.nodes.get_mut(parent as usize)?;
+        let previous_last = p.last_child;
+        p.last_child = id;
+        if previous_last == NONE {
+            p.first_child = id;
+        } else if let Some(sibling) = self.nodes.get_mut(previous_last as usize) {
+            sibling.next_sibling = id;
         }
-        let id = NodeId(self.nodes.len() + 1);
-        let depth = self.node_mut(parent).map_or(0, |p| p.depth + 1);
-        self.nodes.push(Node {
-            frame: Some(frame),
-            parent: Some(parent),
-            depth,
-            children: Vec::new(),
-            total: T::default(),
-            self_value: T::default(),
-        });
-        if let Some(p) = self.node_mut(parent) {
-            p.children.push(id);
+        self.nodes.push(Node::new(frame, parent));
+        if indexed {
+            self.index.insert((parent, frame), id);
         }
-        self.index.insert((parent, frame), id);
-        id
+        Some(id)
     }
 }
 
+/// What [`ContextTree::walk_children`] found.
+enum Walked {
+    /// The child.
+    Found(u32),
+    /// No such child among all the children; `indexed` when there are already
+    /// [`WALKED_CHILDREN`], so that a new one goes in the index.
+    Absent { indexed: bool },
+    /// More children than are walked: look in the index.
+    Many,
+}
+
 impl<T> ContextTree<T> {
+    /// The frames and ids of the children of `parent`, in insertion order.
+    fn children_of(&self, parent: u32) -> impl Iterator<Item = (Frame, u32)> + '_ {
+        let mut next = self
+            .nodes
+            .get(parent as usize)
+            .map_or(NONE, |p| p.first_child);
+        std::iter::from_fn(move || {
+            if next == NONE {
+                return None;
+            }
+            let id = next;
+            let child = self.nodes.get(id as usize)?;
+            next = child.next_sibling;
+            Some((child.frame, id))
+        })
+    }
+
+    /// Looks for `frame` among the first [`WALKED_CHILDREN`] children of `parent`.
+    fn walk_children(&self, parent: u32, frame: Frame) -> Walked {
+        let mut walked = 0;
+        for (f, child) in self.children_of(parent) {
+            if walked == WALKED_CHILDREN {
+                return Walked::Many;
+            }
+            if f == frame {
+                return Walked::Found(child);
+            }
+            walked += 1;
+        }
+        Walked::Absent {
+            indexed: walked == WALKED_CHILDREN,
+        }
+    }
+
     /// The sum of every inserted value.
     pub fn total(&self) -> &T {
         self.root().total()
@@ -140,29 +214,26 @@ impl<T> ContextTree<T> {
 
     /// The number of nodes, not counting the root.
     pub fn len(&self) -> usize {
-        self.nodes.len()
+        self.nodes.len().saturating_sub(1)
     }
 
     /// True when nothing was inserted.
     pub fn is_empty(&self) -> bool {
-        self.nodes.is_empty()
+        self.nodes.len() <= 1
     }
 
     /// The root: the node above every outermost frame ([`NodeRef::frame`] is `None`).
     pub fn root(&self) -> NodeRef<'_, T> {
-        NodeRef {
-            tree: self,
-            id: NodeId(0),
-            node: &self.root,
+        match self.node(NodeId(0)) {
+            Some(root) => root,
+            // `new` makes the root and nothing removes it.
+            None => unreachable!("a ContextTree always has its root"),
         }
     }
 
     /// The node `id`, if it belongs to this tree.
     pub fn node(&self, id: NodeId) -> Option<NodeRef<'_, T>> {
-        let node = match id.0 {
-            0 => &self.root,
-            n => self.nodes.get(n - 1)?,
-        };
+        let node = self.nodes.get(id.0 as usize)?;
         Some(NodeRef {
             tree: self,
             id,
@@ -170,26 +241,24 @@ impl<T> ContextTree<T> {
         })
     }
 
-    fn node_mut(&mut self, id: NodeId) -> Option<&mut Node<T>> {
-        match id.0 {
-            0 => Some(&mut self.root),
-            n => self.nodes.get_mut(n - 1),
-        }
-    }
-
     /// Finds the node of a context.
     pub fn find(&self, ctx: &Context<'_>) -> Option<NodeRef<'_, T>> {
-        let mut at = NodeId(0);
+        let mut at = 0;
         for frame in ctx.frames().rev() {
-            at = *self.index.get(&(at, frame))?;
+            at = match self.walk_children(at, frame) {
+                Walked::Found(child) => child,
+                Walked::Absent { .. } => return None,
+                Walked::Many => *self.index.get(&(at, frame))?,
+            };
         }
-        self.node(at)
+        self.node(NodeId(at))
     }
 
     /// Every node but the root, depth first (a node before its children, children in
     /// insertion order).
     pub fn iter(&self) -> DepthFirst<'_, T> {
-        let stack: Vec<NodeId> = self.root().node().children.iter().rev().copied().collect();
+        let mut stack = Vec::new();
+        push_children(self, self.root().node(), &mut stack);
         DepthFirst { tree: self, stack }
     }
 
@@ -248,12 +317,19 @@ impl<'t, T> NodeRef<'t, T> {
 
     /// This node's frame (`None` for the root).
     pub fn frame(&self) -> Option<Frame> {
-        self.node().frame
+        (self.id.0 != 0).then_some(self.node().frame)
     }
 
-    /// Frames from the root to this node (0 for the root, 1 for outermost frames).
+    /// Frames from the root to this node (0 for the root, 1 for outermost frames). Counted
+    /// by walking up to the root.
     pub fn depth(&self) -> usize {
-        self.node().depth
+        let mut depth = 0;
+        let mut at = *self;
+        while let Some(parent) = at.parent() {
+            depth += 1;
+            at = parent;
+        }
+        depth
     }
 
     /// The sum of the values inserted for this node's context and every context below it.
@@ -268,16 +344,24 @@ impl<'t, T> NodeRef<'t, T> {
 
     /// The parent node (`None` for the root).
     pub fn parent(&self) -> Option<NodeRef<'t, T>> {
-        self.node().parent.and_then(|id| self.tree.node(id))
+        if self.id.0 == 0 {
+            return None;
+        }
+        self.tree.node(NodeId(self.node().parent))
     }
 
     /// The child nodes (callees and inlinees), in insertion order.
     pub fn children(&self) -> impl Iterator<Item = NodeRef<'t, T>> + 't {
         let tree = self.tree;
-        self.node()
-            .children
-            .iter()
-            .filter_map(move |&id| tree.node(id))
+        let mut next = self.node().first_child;
+        std::iter::from_fn(move || {
+            if next == NONE {
+                return None;
+            }
+            let child = tree.node(NodeId(next))?;
+            next = child.node().next_sibling;
+            Some(child)
+        })
     }
 
     /// This node's context (empty for the root).
@@ -307,8 +391,23 @@ impl<'t, T> Iterator for DepthFirst<'t, T> {
     fn next(&mut self) -> Option<Self::Item> {
         let id = self.stack.pop()?;
         let node = self.tree.node(id)?;
-        self.stack
-            .extend(node.node().children.iter().rev().copied());
+        push_children(self.tree, node.node(), &mut self.stack);
         Some(node)
+    }
+}
+
+/// Pushes the children of `node` on `stack`, last child first (so the first pops first).
+fn push_children<T>(tree: &ContextTree<T>, node: &Node<T>, stack: &mut Vec<NodeId>) {
+    let from = stack.len();
+    let mut next = node.first_child;
+    while next != NONE {
+        stack.push(NodeId(next));
+        next = tree
+            .nodes
+            .get(next as usize)
+            .map_or(NONE, |n| n.next_sibling);
+    }
+    if let Some(pushed) = stack.get_mut(from..) {
+        pushed.reverse();
     }
 }

@@ -158,3 +158,44 @@ fn tree_totals_self_values_and_order() {
     tree.write_folded(&mut folded, |m| format!("M{m}")).unwrap();
     assert_eq!(folded, "M1;M3 1\nM1;M3;M5 12\nM1;M3;M4 5\nM9 7\n");
 }
+
+/// Nodes with many children (found through the tree's index rather than by walking them)
+/// keep their children in insertion order and find each of them, before and after the
+/// switch.
+#[test]
+fn wide_nodes_keep_order_and_find_every_child() {
+    let mut tree = ContextTree::new();
+    for n in 0..40u32 {
+        // Root children 0..40, each with 0..n % 12 children of its own.
+        for m in 0..=(n % 12) {
+            let ctx = format!("{m}:1<{n}:0");
+            tree.insert(&Context::parse(&ctx).unwrap(), 1u64);
+            // Every context inserted so far is still found.
+            for k in 0..=m {
+                let seen = format!("{k}:1<{n}:0");
+                assert_eq!(
+                    tree.find(&Context::parse(&seen).unwrap())
+                        .map(|c| c.path().to_string()),
+                    Some(seen)
+                );
+            }
+        }
+    }
+    let outer: Vec<u32> = tree
+        .root()
+        .children()
+        .map(|c| c.frame().unwrap().method)
+        .collect();
+    assert_eq!(outer, (0..40).collect::<Vec<_>>());
+    let eleven = tree.find(&Context::parse("11:0").unwrap()).unwrap();
+    let inner: Vec<u32> = eleven
+        .children()
+        .map(|c| c.frame().unwrap().method)
+        .collect();
+    assert_eq!(inner, (0..12).collect::<Vec<_>>());
+    assert_eq!(*eleven.total(), 12);
+    assert_eq!(eleven.children().next().unwrap().depth(), 2);
+    assert!(tree.find(&Context::parse("12:1<11:0").unwrap()).is_none());
+    assert!(tree.find(&Context::parse("40:0").unwrap()).is_none());
+    assert_eq!(tree.iter().count(), tree.len());
+}

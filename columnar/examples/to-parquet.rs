@@ -1,5 +1,6 @@
 //! `to-parquet IN OUTDIR`: a heap dump (`.hprof`) or a gprofng experiment as Parquet tables, one folder per table
-//! (`OUTDIR/objects/part-00000.parquet`, …), zstd-compressed, for DuckDB, Spark or Polars.
+//! (`OUTDIR/objects/part-00000.parquet`, …), integer columns delta-packed and strings
+//! zstd-compressed, for DuckDB, Spark or Polars.
 //!
 //! ```sh
 //! cargo run --release -p jvmprof-columnar --example to-parquet -- heap.hprof out/
@@ -21,10 +22,12 @@ const USAGE: &str = "\
 usage: to-parquet [--rows-per-part N] [--force] IN OUTDIR
 
 Writes IN as Parquet tables under OUTDIR, one folder per table
-(OUTDIR/<table>/part-NNNNN.parquet, zstd):
+(OUTDIR/<table>/part-NNNNN.parquet; integer columns delta-packed, strings zstd):
   an HPROF heap dump: classes, objects, references, roots, strings, stack_frames, stack_traces;
-  a gprofng experiment directory: samples, stacks, functions, load_objects. Parts are written under a hidden temporary name and
-renamed once complete; OUTDIR/_SUCCESS is written last, only when the whole dump was read.
+  a gprofng experiment directory: samples, stacks, functions, load_objects.
+Parts are written under a hidden temporary name and renamed once complete;
+OUTDIR/_SUCCESS is written last, only when the whole input was read.
+IN is checked (an HPROF header, an experiment's log) before OUTDIR is touched.
 Prints a JSON summary (rows and parts per table) on stdout.
 
 options:
@@ -195,33 +198,48 @@ fn main() -> ExitCode {
             return ExitCode::from(1);
         }
     };
-    if let Err(e) = prepare_out(&args.out, args.force) {
-        eprintln!("error: {out_dir}: {e}");
-        return ExitCode::from(1);
-    }
-    let store = DirStore {
-        root: args.out.clone(),
-        uncommitted: Vec::new(),
-    };
-    let mut sink = ParquetSink::new(store).with_rows_per_part(args.rows_per_part);
-    let outcome = if meta.is_dir() {
-        export_experiment(&args.input, &mut sink)
-    } else {
-        export_dump(&args.input, &mut sink)
-    };
-    let outcome = match outcome {
-        Ok(o) => o,
+    // IN is opened and recognised before OUTDIR is touched: a wrong or unreadable input leaves
+    // the file system as it was.
+    let opened = match open_input(&args.input, meta.is_dir()) {
+        Ok(i) => i,
         Err(e) => {
             eprintln!("error: {input}: {e}");
             return ExitCode::from(1);
         }
     };
+    let created = !args.out.exists();
+    if let Err(e) = prepare_out(&args.out, args.force) {
+        eprintln!("error: {out_dir}: {e}");
+        return ExitCode::from(1);
+    }
+    // On failure, an OUTDIR this run created is removed again (no empty or half-filled folder
+    // that looks like an export); parts not yet committed are removed by the store either way.
+    let failed = |path: &str, e: String| {
+        eprintln!("error: {path}: {e}");
+        if created {
+            let _ = std::fs::remove_dir_all(&args.out);
+        }
+        ExitCode::from(1)
+    };
+    let store = DirStore {
+        root: args.out.clone(),
+        uncommitted: Vec::new(),
+    };
+    let mut sink = ParquetSink::new(store).with_rows_per_part(args.rows_per_part);
+    let outcome = match opened {
+        Input::Dump(map) => export_dump(&map, &mut sink),
+        Input::Experiment(exp) => export_experiment(&args.input, &exp, &mut sink),
+    };
+    let outcome = match outcome {
+        Ok(o) => o,
+        Err(e) => {
+            drop(sink);
+            return failed(&input, e);
+        }
+    };
     let written = match sink.finish() {
         Ok((_, w)) => w,
-        Err(e) => {
-            eprintln!("error: {out_dir}: {e}");
-            return ExitCode::from(1);
-        }
+        Err(e) => return failed(&out_dir, e.to_string()),
     };
     let marker = if outcome.complete {
         "_SUCCESS"
@@ -279,7 +297,22 @@ fn progress_bar(len: u64, template: &str) -> Option<indicatif::ProgressBar> {
 }
 
 /// An HPROF file, memory-mapped.
-fn export_dump(path: &Path, sink: &mut Sink) -> Result<Outcome, String> {
+/// IN, opened and recognised.
+enum Input {
+    /// An HPROF dump whose header reads, memory-mapped.
+    Dump(memmap2::Mmap),
+    /// An experiment directory whose log opens.
+    Experiment(Box<experiment::Experiment<FsSource>>),
+}
+
+/// Opens IN and checks that it is what it claims to be (an HPROF header; an experiment's log),
+/// before anything is written.
+fn open_input(path: &Path, is_dir: bool) -> Result<Input, String> {
+    if is_dir {
+        return experiment::Experiment::open(FsSource(path.to_path_buf()))
+            .map(|e| Input::Experiment(Box::new(e)))
+            .map_err(|e| e.to_string());
+    }
     let file = File::open(path).map_err(|e| e.to_string())?;
     if !file.metadata().map_err(|e| e.to_string())?.is_file() {
         return Err("not a regular file".into());
@@ -287,6 +320,11 @@ fn export_dump(path: &Path, sink: &mut Sink) -> Result<Outcome, String> {
     // SAFETY: the map is read-only; a file truncated underneath us would raise SIGBUS, as
     // for every tool that maps its input.
     let map = unsafe { memmap2::Mmap::map(&file) }.map_err(|e| e.to_string())?;
+    hprof::binary::Header::parse(&map).map_err(|e| e.to_string())?;
+    Ok(Input::Dump(map))
+}
+
+fn export_dump(map: &memmap2::Mmap, sink: &mut Sink) -> Result<Outcome, String> {
     let bar = progress_bar(2 * map.len() as u64, "{bar:40} {bytes}/{total_bytes} {eta}");
     // Pages already read are given back to the kernel as the export moves on, so the dump's
     // pages never pile up in our resident set (the exporter reads each region once per pass,
@@ -312,7 +350,7 @@ fn export_dump(path: &Path, sink: &mut Sink) -> Result<Outcome, String> {
             released = upto;
         }
     };
-    let summary = columnar::hprof::export(&map, sink, &mut progress);
+    let summary = columnar::hprof::export(map, sink, &mut progress);
     if let Some(b) = &bar {
         b.finish_and_clear();
     }
@@ -336,21 +374,23 @@ fn export_dump(path: &Path, sink: &mut Sink) -> Result<Outcome, String> {
 
 /// An experiment directory, read through the file system; load objects not archived in it are
 /// read where the experiment recorded them.
-fn export_experiment(dir: &Path, sink: &mut Sink) -> Result<Outcome, String> {
-    let exp =
-        experiment::Experiment::open(FsSource(dir.to_path_buf())).map_err(|e| e.to_string())?;
+fn export_experiment(
+    dir: &Path,
+    exp: &experiment::Experiment<FsSource>,
+    sink: &mut Sink,
+) -> Result<Outcome, String> {
     let name = dir.file_name().map_or_else(
         || dir.display().to_string(),
         |n| n.to_string_lossy().into_owned(),
     );
-    let symbols = experiment::stacks::Symbolizer::new(&exp).with_load_objects(load_object);
+    let symbols = experiment::stacks::Symbolizer::new(exp).with_load_objects(load_object);
     let bar = progress_bar(0, "{spinner} {pos} packets");
     let mut progress = |n: u64| {
         if let Some(b) = &bar {
             b.set_position(n);
         }
     };
-    let summary = columnar::experiment::export(&name, &exp, symbols, sink, &mut progress);
+    let summary = columnar::experiment::export(&name, exp, symbols, sink, &mut progress);
     if let Some(b) = &bar {
         b.finish_and_clear();
     }

@@ -345,6 +345,8 @@ fn frame_kind(k: FrameKind) -> &'static str {
     match k {
         FrameKind::Native => "native",
         FrameKind::Java => "java",
+        FrameKind::JavaInterpreted => "java_interpreted",
+        FrameKind::JavaCompiled => "java_compiled",
         FrameKind::Jni => "jni",
         FrameKind::Pseudo => "pseudo",
         #[allow(unreachable_patterns)] // FrameKind may grow
@@ -401,7 +403,8 @@ fn write_stacks<S: Source>(
             rows.frame_kind.append_value(frame_kind(f.kind));
             rows.len += 1;
         }
-        rows.flush_if_full(sink)?;
+        let n = rows.flush_if_full(sink)?;
+        add(summary, table::STACKS, n);
     }
     add(summary, table::STACKS, rows.flush(sink)?);
 
@@ -413,7 +416,8 @@ fn write_stacks<S: Source>(
         rows.load_object.append_option(f.load_object.as_deref());
         rows.signature.append_option(f.signature.as_deref());
         rows.len += 1;
-        rows.flush_if_full(sink)?;
+        let n = rows.flush_if_full(sink)?;
+        add(summary, table::FUNCTIONS, n);
     }
     add(summary, table::FUNCTIONS, rows.flush(sink)?);
     Ok(())
@@ -434,7 +438,8 @@ fn write_load_objects<S: Source>(
         rows.file_offset.append_value(s.foffset);
         rows.tstamp.append_value(s.tstamp);
         rows.len += 1;
-        rows.flush_if_full(sink)?;
+        let n = rows.flush_if_full(sink)?;
+        add(summary, table::LOAD_OBJECTS, n);
     }
     add(summary, table::LOAD_OBJECTS, rows.flush(sink)?);
     Ok(())

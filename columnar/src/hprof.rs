@@ -8,17 +8,23 @@
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
+use arrow_array::ArrayRef;
 use arrow_array::builder::{
     Int32Builder, StringBuilder, UInt16Builder, UInt32Builder, UInt64Builder,
 };
+use arrow_array::types::{UInt32Type, UInt64Type};
 use arrow_schema::{DataType, Field, Schema, SchemaRef};
 
-use hprof::binary::heap_dump::{ClassDump, GcRoot, SubRecord, SubRecords};
+use hprof::binary::heap_dump::{
+    ClassDump, GcRoot, InstanceDump, ObjectArrayDump, PrimitiveArrayDump, SubRecord,
+};
 use hprof::binary::histogram::ClassNames;
-use hprof::binary::records::{Frame, Record, Records};
+use hprof::binary::incremental::{Event, Visit, visit_sub_records};
+use hprof::binary::records::{Frame, HeapDump, Record, Records};
 use hprof::binary::types::{BasicType, Id, IdSize, Value};
 
-use crate::rows::{Rows, rows};
+use crate::BATCH_ROWS;
+use crate::rows::{Rows, plain, rows};
 use crate::sink::BatchSink;
 use crate::{Error, Result};
 
@@ -253,12 +259,15 @@ pub fn export(
     Ok(summary)
 }
 
-/// One thing the walker hands a pass: a record outside heap dumps, or a heap-dump sub-record
-/// with its file offset.
-enum Item<'a> {
-    Record(Record<'a>),
-    Sub(u64, SubRecord<'a>),
-    HeapDumpEnd,
+/// What a pass does with what [`walk`] finds: records outside heap dumps through
+/// [`Pass::record`], heap-dump sub-records through `hprof`'s [`Visit`] (instance and array
+/// dumps by their own methods, the others as [`Event::SubRecord`]). A sink error met inside
+/// a visit is kept and handed back by [`Pass::failed`].
+trait Pass<'a>: Visit<'a> {
+    /// A record outside heap dumps.
+    fn record(&mut self, record: Record<'a>);
+    /// The first sink error, if any (the walk stops there).
+    fn failed(&mut self) -> Option<Error>;
 }
 
 /// How a walk ended.
@@ -269,19 +278,20 @@ struct Walked {
     saw_end: bool,
 }
 
-/// Walks every record and heap-dump sub-record of `data`. A record cut off by the end of the
-/// file (or declaring more bytes than the file has) that is a heap dump or segment is still
-/// read sub-record by sub-record up to the damage, so a dump cut mid-segment gives every
-/// object before the cut. `progress` gets the offset of each record read.
-fn walk<'a>(
+/// Walks every record and heap-dump sub-record of `data` into `pass`. A record cut off by the
+/// end of the file (or declaring more bytes than the file has) that is a heap dump or segment
+/// is still read sub-record by sub-record up to the damage, so a dump cut mid-segment gives
+/// every object before the cut. `progress` gets the offset of each record read.
+fn walk<'a, P: Pass<'a>>(
     data: &'a [u8],
     progress: &mut dyn FnMut(u64),
-    f: &mut dyn FnMut(Item<'a>) -> Result<()>,
+    pass: &mut P,
 ) -> Result<Walked> {
     let (header, records) = Records::new(data).map_err(Error::Hprof)?;
     let mut walked = Walked::default();
     let mut next_record = None;
     let mut next_progress = 0u64;
+    let check = |pass: &mut P| pass.failed().map_or(Ok(()), Err);
     for r in records {
         let (rh, record) = match r {
             Ok(r) => r,
@@ -298,24 +308,18 @@ fn walk<'a>(
         match record {
             Record::HeapDump(d) | Record::HeapDumpSegment(d) => {
                 walked.saw_segment |= rh.tag == hprof::binary::records::tag::HEAP_DUMP_SEGMENT;
-                let mut subs = d.sub_records();
-                loop {
-                    let at = subs.offset();
-                    match subs.next() {
-                        None => break,
-                        Some(Ok(s)) => f(Item::Sub(at, s))?,
-                        Some(Err(e)) => {
-                            walked.stopped = Some(e);
-                            return Ok(walked);
-                        }
-                    }
+                let visited = visit_sub_records(&d, pass);
+                check(pass)?;
+                if let Err(e) = visited {
+                    walked.stopped = Some(e);
+                    return Ok(walked);
                 }
             }
-            Record::HeapDumpEnd => {
-                walked.saw_end = true;
-                f(Item::HeapDumpEnd)?;
+            Record::HeapDumpEnd => walked.saw_end = true,
+            other => {
+                pass.record(other);
+                check(pass)?;
             }
-            other => f(Item::Record(other))?,
         }
     }
     // Salvage the sub-records of a heap dump record the file cuts short.
@@ -328,15 +332,14 @@ fn walk<'a>(
         });
     if cut {
         let body_at = at as usize + hprof::binary::records::RECORD_HEADER_LEN;
-        let body = data.get(body_at..).unwrap_or_default();
-        let mut subs = SubRecords::new(body, body_at as u64, header.id_size);
-        loop {
-            let at = subs.offset();
-            match subs.next() {
-                Some(Ok(s)) => f(Item::Sub(at, s))?,
-                _ => break,
-            }
-        }
+        let cut_dump = HeapDump {
+            body: data.get(body_at..).unwrap_or_default(),
+            offset: body_at as u64,
+            id_size: header.id_size,
+        };
+        // Everything before the damage is visited; the damage itself was reported above.
+        let _ = visit_sub_records(&cut_dump, pass);
+        check(pass)?;
     }
     Ok(walked)
 }
@@ -363,75 +366,154 @@ fn lossy(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
     String::from_utf8_lossy(bytes)
 }
 
-fn first_pass<'a>(
-    data: &'a [u8],
-    sink: &mut dyn BatchSink,
-    progress: &mut dyn FnMut(u64),
-    summary: &mut Summary,
-) -> Result<FirstPass<'a>> {
-    let mut first = FirstPass {
-        names: ClassNames::new(),
-        class_dumps: IdMap::default(),
-        class_order: Vec::new(),
-        load_classes: IdMap::default(),
-        class_by_serial: HashMap::new(),
-        frames: Vec::new(),
-    };
-    let mut strings = StringsRows::default();
-    let mut traces = TraceRows::default();
-    let mut roots = RootRows::default();
-    let mut heap: Option<String> = None;
-    let walked = walk(data, progress, &mut |item| {
-        match item {
-            Item::Record(Record::Utf8(u)) => {
-                first.names.add_string(u.id, u.bytes);
-                strings.push(u.id, &lossy(u.bytes));
-                strings.flush_if_full(sink)?;
-            }
-            Item::Record(Record::LoadClass(l)) => {
-                first.names.add_class(l.class_id, l.name_id);
-                first.load_classes.insert(l.class_id, l.class_serial);
-                first.class_by_serial.insert(l.class_serial, l.class_id);
-            }
-            Item::Record(Record::Frame(f)) => first.frames.push(f),
-            Item::Record(Record::Trace(t)) => {
-                for (depth, frame_id) in t.frame_ids.iter().enumerate() {
-                    traces.push(
-                        t.stack_trace_serial,
-                        t.thread_serial,
-                        depth as u32,
-                        frame_id,
-                    );
+/// The first pass's visitor: names, class dumps, frames and roots; objects are skipped.
+struct FirstVisitor<'s, 'a> {
+    first: FirstPass<'a>,
+    sink: &'s mut dyn BatchSink,
+    failed: Option<Error>,
+    strings: StringsRows,
+    traces: TraceRows,
+    roots: RootRows,
+    heap: Option<String>,
+    rows: [u64; 3],
+}
+
+impl<'a> FirstVisitor<'_, 'a> {
+    fn keep(&mut self, r: Result<u64>, table: usize) {
+        match r {
+            Ok(n) => {
+                if let Some(rows) = self.rows.get_mut(table) {
+                    *rows += n;
                 }
-                traces.flush_if_full(sink)?;
             }
-            Item::Sub(_, SubRecord::ClassDump(c))
-                if !first.class_dumps.contains_key(&c.class_id) =>
-            {
-                first.class_dumps.insert(c.class_id, c);
-                first.class_order.push(c.class_id);
+            Err(e) => {
+                self.failed.get_or_insert(e);
             }
-            Item::Sub(_, SubRecord::Root(root)) => {
-                roots.push(&root, heap.as_deref());
-                roots.flush_if_full(sink)?;
+        }
+    }
+}
+
+impl<'a> Visit<'a> for FirstVisitor<'_, 'a> {
+    fn event(&mut self, event: Event<'a>) {
+        let Event::SubRecord(_, s) = event else {
+            return;
+        };
+        match s {
+            SubRecord::ClassDump(c) if !self.first.class_dumps.contains_key(&c.class_id) => {
+                self.first.class_dumps.insert(c.class_id, c);
+                self.first.class_order.push(c.class_id);
             }
-            Item::Sub(_, SubRecord::HeapDumpInfo(info)) => {
-                heap = first
+            SubRecord::Root(root) => {
+                self.roots.push(&root, self.heap.as_deref());
+                let r = self.roots.flush_if_full(self.sink);
+                self.keep(r, 2);
+            }
+            SubRecord::HeapDumpInfo(info) => {
+                self.heap = self
+                    .first
                     .names
                     .string(info.name_id)
                     .map(|b| lossy(b).into_owned());
             }
             _ => {}
         }
-        Ok(())
-    })?;
+    }
+
+    #[inline]
+    fn instance_dump(&mut self, _: u64, _: InstanceDump<'a>) {}
+
+    #[inline]
+    fn object_array_dump(&mut self, _: u64, _: ObjectArrayDump<'a>) {}
+
+    #[inline]
+    fn primitive_array_dump(&mut self, _: u64, _: PrimitiveArrayDump<'a>) {}
+}
+
+impl<'a> Pass<'a> for FirstVisitor<'_, 'a> {
+    fn record(&mut self, record: Record<'a>) {
+        match record {
+            Record::Utf8(u) => {
+                self.first.names.add_string(u.id, u.bytes);
+                self.strings.push(u.id, &lossy(u.bytes));
+                let r = self.strings.flush_if_full(self.sink);
+                self.keep(r, 0);
+            }
+            Record::LoadClass(l) => {
+                self.first.names.add_class(l.class_id, l.name_id);
+                self.first.load_classes.insert(l.class_id, l.class_serial);
+                self.first
+                    .class_by_serial
+                    .insert(l.class_serial, l.class_id);
+            }
+            Record::Frame(f) => self.first.frames.push(f),
+            Record::Trace(t) => {
+                for (depth, frame_id) in t.frame_ids.iter().enumerate() {
+                    self.traces.push(
+                        t.stack_trace_serial,
+                        t.thread_serial,
+                        depth as u32,
+                        frame_id,
+                    );
+                }
+                let r = self.traces.flush_if_full(self.sink);
+                self.keep(r, 1);
+            }
+            _ => {}
+        }
+    }
+
+    fn failed(&mut self) -> Option<Error> {
+        self.failed.take()
+    }
+}
+
+fn first_pass<'a>(
+    data: &'a [u8],
+    sink: &mut dyn BatchSink,
+    progress: &mut dyn FnMut(u64),
+    summary: &mut Summary,
+) -> Result<FirstPass<'a>> {
+    let mut v = FirstVisitor {
+        first: FirstPass {
+            names: ClassNames::new(),
+            class_dumps: IdMap::default(),
+            class_order: Vec::new(),
+            load_classes: IdMap::default(),
+            class_by_serial: HashMap::new(),
+            frames: Vec::new(),
+        },
+        sink,
+        failed: None,
+        strings: StringsRows::default(),
+        traces: TraceRows::default(),
+        roots: RootRows::default(),
+        heap: None,
+        rows: [0; 3],
+    };
+    let walked = walk(data, progress, &mut v)?;
     summary.missing_heap_dump_end =
         walked.stopped.is_none() && walked.saw_segment && !walked.saw_end;
     summary.stopped = walked.stopped;
-    *summary.rows.entry(table::STRINGS).or_default() += strings.flush(sink)?;
-    *summary.rows.entry(table::STACK_TRACES).or_default() += traces.flush(sink)?;
-    *summary.rows.entry(table::ROOTS).or_default() += roots.flush(sink)?;
-    Ok(first)
+    let [strings, traces, roots] = v.rows;
+    *summary.rows.entry(table::STRINGS).or_default() += strings + v.strings.flush(v.sink)?;
+    *summary.rows.entry(table::STACK_TRACES).or_default() += traces + v.traces.flush(v.sink)?;
+    *summary.rows.entry(table::ROOTS).or_default() += roots + v.roots.flush(v.sink)?;
+    Ok(v.first)
+}
+
+/// The big-endian id at `at` in `bytes`, if `bytes` holds it.
+#[inline]
+fn read_id(id_size: IdSize, bytes: &[u8], at: usize) -> Option<Id> {
+    match id_size {
+        IdSize::Four => {
+            let b = bytes.get(at..at.checked_add(4)?)?;
+            Some(u64::from(u32::from_be_bytes(b.try_into().ok()?)))
+        }
+        IdSize::Eight => {
+            let b = bytes.get(at..at.checked_add(8)?)?;
+            Some(u64::from_be_bytes(b.try_into().ok()?))
+        }
+    }
 }
 
 /// An object-typed field of a class layout: where it is in the instance data, and its name.
@@ -444,17 +526,15 @@ struct RefField {
 struct SecondPass<'f, 'a> {
     first: &'f FirstPass<'a>,
     id_size: IdSize,
-    /// Object fields of each class's full layout (`None`: no usable layout).
-    /// Per class: whether the dump names it (`LOAD_CLASS` or `CLASS_DUMP`), and the object
-    /// fields of its full layout (`None`: no usable layout).
-    classes: IdMap<(bool, Option<Arc<[RefField]>>)>,
-    field_names: Vec<String>,
-    field_name_ix: HashMap<Vec<u8>, u32>,
+    /// Per class: where the object fields of its full layout are in `fields` (`None`: no
+    /// usable layout).
+    classes: IdMap<Option<(u32, u32)>>,
+    /// The object fields of every layout met, one layout after another.
+    fields: Vec<RefField>,
     class_class_id: Option<Id>,
     unknown_classes: HashSet<Id>,
-    objects: ObjectRows,
-    refs: RefRows,
-    heap: Option<String>,
+    objects: ObjectColumns,
+    refs: RefColumns,
 }
 
 impl<'f, 'a> SecondPass<'f, 'a> {
@@ -468,33 +548,21 @@ impl<'f, 'a> SecondPass<'f, 'a> {
             first,
             id_size,
             classes: IdMap::default(),
-            field_names: Vec::new(),
-            field_name_ix: HashMap::new(),
+            fields: Vec::new(),
             class_class_id,
             unknown_classes: HashSet::new(),
-            objects: ObjectRows::default(),
-            refs: RefRows::default(),
-            heap: None,
+            objects: ObjectColumns::default(),
+            refs: RefColumns::default(),
         }
-    }
-
-    fn intern(&mut self, name: &[u8]) -> u32 {
-        if let Some(&ix) = self.field_name_ix.get(name) {
-            return ix;
-        }
-        let ix = self.field_names.len() as u32;
-        self.field_names.push(lossy(name).into_owned());
-        self.field_name_ix.insert(name.to_vec(), ix);
-        ix
     }
 
     /// The object fields of `class_id`'s layout along its superclass chain; `None` when a
     /// class of the chain has no `CLASS_DUMP` or the chain loops.
-    fn layout(&mut self, class_id: Id) -> Option<Arc<[RefField]>> {
-        if let Some((_, l)) = self.classes.get(&class_id) {
-            return l.clone();
+    fn layout(&mut self, class_id: Id) -> Option<(u32, u32)> {
+        if let Some(&l) = self.classes.get(&class_id) {
+            return l;
         }
-        let mut fields = Vec::new();
+        let start = self.fields.len();
         let mut offset = 0usize;
         let mut id = class_id;
         let mut steps = 0usize;
@@ -512,13 +580,9 @@ impl<'f, 'a> SecondPass<'f, 'a> {
             for f in c.instance_fields() {
                 if f.field_type == BasicType::Object {
                     let name = self
-                        .first
-                        .names
-                        .string(f.name_id)
-                        .unwrap_or_default()
-                        .to_vec();
-                    let name = self.intern(&name);
-                    fields.push(RefField {
+                        .refs
+                        .intern(self.first.names.string(f.name_id).unwrap_or_default());
+                    self.fields.push(RefField {
                         offset: u32::try_from(offset).unwrap_or(u32::MAX),
                         name,
                     });
@@ -527,20 +591,19 @@ impl<'f, 'a> SecondPass<'f, 'a> {
             }
             id = c.super_class_id;
         }
-        let layout: Option<Arc<[RefField]>> = ok.then(|| fields.into());
+        let end = self.fields.len();
+        if !ok {
+            self.fields.truncate(start);
+        }
+        let range = u32::try_from(start).ok().zip(u32::try_from(end).ok());
+        let layout = range.filter(|_| ok);
         let known = self.first.load_classes.contains_key(&class_id)
             || self.first.class_dumps.contains_key(&class_id);
         if class_id != 0 && !known {
             self.unknown_classes.insert(class_id);
         }
-        self.classes.insert(class_id, (known, layout.clone()));
+        self.classes.insert(class_id, layout);
         layout
-    }
-
-    fn read_id(&self, bytes: &[u8], at: usize) -> Option<Id> {
-        let n = self.id_size.bytes();
-        let b = bytes.get(at..at.checked_add(n)?)?;
-        Some(b.iter().fold(0u64, |acc, &x| (acc << 8) | u64::from(x)))
     }
 
     /// Notes a class id an object names (a class the dump never describes is listed in
@@ -553,126 +616,134 @@ impl<'f, 'a> SecondPass<'f, 'a> {
 
     fn run(
         &mut self,
-        data: &[u8],
+        data: &'a [u8],
         sink: &mut dyn BatchSink,
         progress: &mut dyn FnMut(u64),
         summary: &mut Summary,
     ) -> Result<()> {
         let total = data.len() as u64;
-        walk(data, &mut |at| progress(total + at), &mut |item| {
-            if let Item::Sub(at, s) = item {
-                self.sub_record(&s, at, summary);
-                self.objects.flush_if_full(sink)?;
-                self.refs.flush_if_full(sink)?;
-            }
-            Ok(())
-        })?;
-        *summary.rows.entry(table::OBJECTS).or_default() += self.objects.flush(sink)?;
-        *summary.rows.entry(table::REFERENCES).or_default() += self.refs.flush(sink)?;
+        let mut v = SecondVisitor {
+            pass: self,
+            sink,
+            summary,
+            failed: None,
+            objects: 0,
+            refs: 0,
+        };
+        walk(data, &mut |at| progress(total + at), &mut v)?;
+        let objects = v.objects + v.pass.objects.flush(v.sink)?;
+        let refs = v.refs + v.pass.refs.flush(v.sink)?;
+        *v.summary.rows.entry(table::OBJECTS).or_default() += objects;
+        *v.summary.rows.entry(table::REFERENCES).or_default() += refs;
         Ok(())
     }
 
-    fn sub_record(&mut self, s: &SubRecord<'_>, at: u64, summary: &mut Summary) {
-        let heap = self.heap.clone();
-        let heap = heap.as_deref();
-        match s {
-            SubRecord::InstanceDump(i) => {
-                self.objects.push(ObjectRow {
-                    id: i.object_id,
-                    class_id: Some(i.class_id),
-                    kind: "instance",
-                    shallow_size: i.data.len() as u64,
-                    array_length: None,
-                    element_type: None,
-                    heap,
-                    offset: at,
-                });
-                match self.layout(i.class_id) {
-                    Some(fields) => {
-                        for f in fields.iter() {
-                            let to = self.read_id(i.data, f.offset as usize).unwrap_or(0);
-                            if to != 0 {
-                                let name =
-                                    self.field_names.get(f.name as usize).map(String::as_str);
-                                self.refs.push(i.object_id, to, name, None);
-                            }
-                        }
-                    }
-                    None => summary.instances_without_layout += 1,
-                }
-            }
-            SubRecord::ObjectArrayDump(a) => {
-                self.note_class(a.array_class_id);
-                self.objects.push(ObjectRow {
-                    id: a.array_id,
-                    class_id: Some(a.array_class_id),
-                    kind: "object_array",
-                    shallow_size: a.elements.bytes().len() as u64,
-                    array_length: Some(a.elements.len() as u32),
-                    element_type: None,
-                    heap,
-                    offset: at,
-                });
-                for (index, to) in a.elements.iter().enumerate() {
+    #[inline]
+    fn instance(&mut self, at: u64, i: &InstanceDump<'_>, summary: &mut Summary) {
+        self.objects.push(
+            i.object_id,
+            i.class_id,
+            INSTANCE,
+            i.data.len() as u64,
+            0,
+            None,
+            at,
+        );
+        match self.layout(i.class_id) {
+            Some((start, end)) => {
+                let fields = self
+                    .fields
+                    .get(start as usize..end as usize)
+                    .unwrap_or_default();
+                for f in fields {
+                    let to = read_id(self.id_size, i.data, f.offset as usize).unwrap_or(0);
                     if to != 0 {
-                        self.refs.push(a.array_id, to, None, Some(index as u32));
+                        self.refs.push_field(i.object_id, to, f.name);
                     }
                 }
             }
-            SubRecord::PrimitiveArrayDump(a) => {
-                let size = a.element_type.size(IdSize::Four).max(1);
-                self.objects.push(ObjectRow {
-                    id: a.array_id,
-                    class_id: None,
-                    kind: "primitive_array",
-                    shallow_size: a.data.len() as u64,
-                    array_length: Some((a.data.len() / size) as u32),
-                    element_type: Some(a.element_type.java_name()),
-                    heap,
-                    offset: at,
-                });
+            None => summary.instances_without_layout += 1,
+        }
+    }
+
+    #[inline]
+    fn object_array(&mut self, at: u64, a: &ObjectArrayDump<'_>) {
+        self.note_class(a.array_class_id);
+        self.objects.push(
+            a.array_id,
+            a.array_class_id,
+            OBJECT_ARRAY,
+            a.elements.bytes().len() as u64,
+            a.elements.len() as u32,
+            None,
+            at,
+        );
+        for (index, to) in a.elements.iter().enumerate() {
+            if to != 0 {
+                self.refs.push_element(a.array_id, to, index as u32);
             }
+        }
+    }
+
+    #[inline]
+    fn primitive_array(&mut self, at: u64, a: &PrimitiveArrayDump<'_>) {
+        let size = a.element_type.size(IdSize::Four).max(1);
+        self.objects.push(
+            a.array_id,
+            0,
+            PRIMITIVE_ARRAY,
+            a.data.len() as u64,
+            (a.data.len() / size) as u32,
+            Some(a.element_type),
+            at,
+        );
+    }
+
+    /// Sub-records other than instance and array dumps.
+    fn sub_record(&mut self, s: &SubRecord<'_>, at: u64, summary: &mut Summary) {
+        match s {
+            SubRecord::InstanceDump(i) => self.instance(at, i, summary),
+            SubRecord::ObjectArrayDump(a) => self.object_array(at, a),
+            SubRecord::PrimitiveArrayDump(a) => self.primitive_array(at, a),
             SubRecord::PrimitiveArrayNoData(a) => {
                 let size = a.element_type.size(IdSize::Four) as u64;
-                self.objects.push(ObjectRow {
-                    id: a.array_id,
-                    class_id: None,
-                    kind: "primitive_array",
-                    shallow_size: u64::from(a.length) * size,
-                    array_length: Some(a.length),
-                    element_type: Some(a.element_type.java_name()),
-                    heap,
-                    offset: at,
-                });
+                self.objects.push(
+                    a.array_id,
+                    0,
+                    PRIMITIVE_ARRAY,
+                    u64::from(a.length) * size,
+                    a.length,
+                    Some(a.element_type),
+                    at,
+                );
             }
             SubRecord::ClassDump(c) => {
-                self.objects.push(ObjectRow {
-                    id: c.class_id,
-                    class_id: self.class_class_id,
-                    kind: "class",
-                    shallow_size: 0,
-                    array_length: None,
-                    element_type: None,
-                    heap,
-                    offset: at,
-                });
+                self.objects.push(
+                    c.class_id,
+                    self.class_class_id.unwrap_or(0),
+                    CLASS,
+                    0,
+                    0,
+                    None,
+                    at,
+                );
                 for (to, name) in [
-                    (c.super_class_id, "<super>"),
-                    (c.class_loader_id, "<loader>"),
-                    (c.signers_id, "<signers>"),
-                    (c.protection_domain_id, "<protection_domain>"),
+                    (c.super_class_id, SUPER),
+                    (c.class_loader_id, LOADER),
+                    (c.signers_id, SIGNERS),
+                    (c.protection_domain_id, PROTECTION_DOMAIN),
                 ] {
                     if to != 0 {
-                        self.refs.push(c.class_id, to, Some(name), None);
+                        self.refs.push_field(c.class_id, to, name);
                     }
                 }
                 for st in c.static_fields() {
                     if let Value::Object(to) = st.value {
                         if to != 0 {
-                            let name =
-                                lossy(self.first.names.string(st.name_id).unwrap_or_default())
-                                    .into_owned();
-                            self.refs.push(c.class_id, to, Some(&name), None);
+                            let name = self
+                                .refs
+                                .intern(self.first.names.string(st.name_id).unwrap_or_default());
+                            self.refs.push_field(c.class_id, to, name);
                         }
                     }
                 }
@@ -680,20 +751,90 @@ impl<'f, 'a> SecondPass<'f, 'a> {
                     if let Value::Object(to) = cp.value {
                         if to != 0 {
                             let name = format!("<constant_pool[{}]>", cp.index);
-                            self.refs.push(c.class_id, to, Some(&name), None);
+                            let name = self.refs.intern(name.as_bytes());
+                            self.refs.push_field(c.class_id, to, name);
                         }
                     }
                 }
             }
             SubRecord::HeapDumpInfo(info) => {
-                self.heap = self
+                let name = self
                     .first
                     .names
                     .string(info.name_id)
                     .map(|b| lossy(b).into_owned());
+                self.objects.set_heap(name);
             }
             _ => {}
         }
+    }
+}
+
+/// The second pass's visitor: one row per object and per reference.
+struct SecondVisitor<'p, 'f, 'a, 's> {
+    pass: &'p mut SecondPass<'f, 'a>,
+    sink: &'s mut dyn BatchSink,
+    summary: &'p mut Summary,
+    failed: Option<Error>,
+    objects: u64,
+    refs: u64,
+}
+
+impl SecondVisitor<'_, '_, '_, '_> {
+    /// Sends full batches to the sink.
+    #[inline]
+    fn flush_full(&mut self) {
+        if self.pass.objects.len() >= BATCH_ROWS {
+            match self.pass.objects.flush(self.sink) {
+                Ok(n) => self.objects += n,
+                Err(e) => {
+                    self.failed.get_or_insert(e);
+                }
+            }
+        }
+        if self.pass.refs.len() >= BATCH_ROWS {
+            match self.pass.refs.flush(self.sink) {
+                Ok(n) => self.refs += n,
+                Err(e) => {
+                    self.failed.get_or_insert(e);
+                }
+            }
+        }
+    }
+}
+
+impl<'a> Visit<'a> for SecondVisitor<'_, '_, 'a, '_> {
+    fn event(&mut self, event: Event<'a>) {
+        if let Event::SubRecord(at, s) = event {
+            self.pass.sub_record(&s, at, self.summary);
+            self.flush_full();
+        }
+    }
+
+    #[inline]
+    fn instance_dump(&mut self, at: u64, dump: InstanceDump<'a>) {
+        self.pass.instance(at, &dump, self.summary);
+        self.flush_full();
+    }
+
+    #[inline]
+    fn object_array_dump(&mut self, at: u64, dump: ObjectArrayDump<'a>) {
+        self.pass.object_array(at, &dump);
+        self.flush_full();
+    }
+
+    #[inline]
+    fn primitive_array_dump(&mut self, at: u64, dump: PrimitiveArrayDump<'a>) {
+        self.pass.primitive_array(at, &dump);
+        self.flush_full();
+    }
+}
+
+impl<'a> Pass<'a> for SecondVisitor<'_, '_, 'a, '_> {
+    fn record(&mut self, _: Record<'a>) {}
+
+    fn failed(&mut self) -> Option<Error> {
+        self.failed.take()
     }
 }
 
@@ -733,7 +874,7 @@ fn write_classes(
         rows.class_serial
             .append_option(first.load_classes.get(&id).copied());
         rows.len += 1;
-        rows.flush_if_full(sink)?;
+        *summary.rows.entry(table::CLASSES).or_default() += rows.flush_if_full(sink)?;
     }
     *summary.rows.entry(table::CLASSES).or_default() += rows.flush(sink)?;
     Ok(())
@@ -761,7 +902,7 @@ fn write_frames(
         );
         rows.line.append_value(f.line);
         rows.len += 1;
-        rows.flush_if_full(sink)?;
+        *summary.rows.entry(table::STACK_FRAMES).or_default() += rows.flush_if_full(sink)?;
     }
     *summary.rows.entry(table::STACK_FRAMES).or_default() += rows.flush(sink)?;
     Ok(())
@@ -778,56 +919,220 @@ rows!(ClassRows, table::CLASSES, classes_schema(), {
     class_serial: UInt32Builder,
 });
 
-rows!(ObjectRows, table::OBJECTS, objects_schema(), {
-    id: UInt64Builder,
-    class_id: UInt64Builder,
-    kind: StringBuilder,
-    shallow_size: UInt64Builder,
-    array_length: UInt32Builder,
-    element_type: StringBuilder,
-    heap: StringBuilder,
-    offset: UInt64Builder,
-});
+/// `objects.kind`, by code.
+const KINDS: [&str; 4] = ["instance", "object_array", "primitive_array", "class"];
+const INSTANCE: u8 = 0;
+const OBJECT_ARRAY: u8 = 1;
+const PRIMITIVE_ARRAY: u8 = 2;
+const CLASS: u8 = 3;
 
-struct ObjectRow<'s> {
-    id: Id,
-    class_id: Option<Id>,
-    kind: &'static str,
-    shallow_size: u64,
-    array_length: Option<u32>,
-    element_type: Option<&'static str>,
-    heap: Option<&'s str>,
-    offset: u64,
+/// No heap name, no element type, no field name: a null string.
+const NO_NAME: u32 = u32::MAX;
+
+/// The columns of `objects`, one vector each; `class_id`, `array_length` and `element_type`
+/// are null by `kind` (so no validity is kept per row), `heap` by code.
+struct ObjectColumns {
+    id: Vec<u64>,
+    class_id: Vec<u64>,
+    kind: Vec<u8>,
+    shallow_size: Vec<u64>,
+    array_length: Vec<u32>,
+    /// Index in [`BasicType::ALL`], [`NO_NAME`] when not a primitive array.
+    element_type: Vec<u8>,
+    heap: Vec<u32>,
+    offset: Vec<u64>,
+    /// Heap names (Android's `HEAP_DUMP_INFO`), by code.
+    heap_names: Vec<String>,
+    /// The heap objects are in now.
+    current_heap: u32,
 }
 
-impl ObjectRows {
-    fn push(&mut self, r: ObjectRow<'_>) {
-        self.id.append_value(r.id);
-        self.class_id.append_option(r.class_id);
-        self.kind.append_value(r.kind);
-        self.shallow_size.append_value(r.shallow_size);
-        self.array_length.append_option(r.array_length);
-        self.element_type.append_option(r.element_type);
-        self.heap.append_option(r.heap);
-        self.offset.append_value(r.offset);
-        self.len += 1;
+impl Default for ObjectColumns {
+    fn default() -> Self {
+        ObjectColumns {
+            id: Vec::new(),
+            class_id: Vec::new(),
+            kind: Vec::new(),
+            shallow_size: Vec::new(),
+            array_length: Vec::new(),
+            element_type: Vec::new(),
+            heap: Vec::new(),
+            offset: Vec::new(),
+            heap_names: Vec::new(),
+            current_heap: NO_NAME,
+        }
     }
 }
 
-rows!(RefRows, table::REFERENCES, references_schema(), {
-    from_id: UInt64Builder,
-    to_id: UInt64Builder,
-    field: StringBuilder,
-    array_index: UInt32Builder,
-});
+impl ObjectColumns {
+    /// Objects after this are in heap `name` (`None`: no heap name).
+    fn set_heap(&mut self, name: Option<String>) {
+        self.current_heap = match name {
+            None => NO_NAME,
+            Some(name) => match self.heap_names.iter().position(|h| *h == name) {
+                Some(i) => i as u32,
+                None => {
+                    self.heap_names.push(name);
+                    (self.heap_names.len() - 1) as u32
+                }
+            },
+        };
+    }
 
-impl RefRows {
-    fn push(&mut self, from: Id, to: Id, field: Option<&str>, index: Option<u32>) {
-        self.from_id.append_value(from);
-        self.to_id.append_value(to);
-        self.field.append_option(field);
-        self.array_index.append_option(index);
-        self.len += 1;
+    /// One row; `array_length` and `element_type` are ignored unless `kind` says an array.
+    #[allow(clippy::too_many_arguments)]
+    fn push(
+        &mut self,
+        id: Id,
+        class_id: Id,
+        kind: u8,
+        shallow_size: u64,
+        array_length: u32,
+        element_type: Option<BasicType>,
+        offset: u64,
+    ) {
+        self.id.push(id);
+        self.class_id.push(class_id);
+        self.kind.push(kind);
+        self.shallow_size.push(shallow_size);
+        self.array_length.push(array_length);
+        self.element_type.push(
+            element_type
+                .and_then(|t| BasicType::ALL.iter().position(|&a| a == t))
+                .map_or(u8::MAX, |i| i as u8),
+        );
+        self.heap.push(self.current_heap);
+        self.offset.push(offset);
+    }
+}
+
+fn take<T>(v: &mut Vec<T>) -> Vec<T> {
+    std::mem::replace(v, Vec::with_capacity(BATCH_ROWS))
+}
+
+impl Rows for ObjectColumns {
+    const TABLE: &'static str = table::OBJECTS;
+    fn schema() -> SchemaRef {
+        objects_schema()
+    }
+    fn len(&self) -> usize {
+        self.id.len()
+    }
+    fn reset_len(&mut self) {}
+    fn columns(&mut self) -> Result<Vec<ArrayRef>> {
+        let kind = take(&mut self.kind);
+        let element_names = BasicType::ALL.map(BasicType::java_name);
+        let heap_names: Vec<&str> = self.heap_names.iter().map(String::as_str).collect();
+        let class_id = take(&mut self.class_id);
+        // Null for primitive arrays, and for class objects when the dump has no
+        // `java.lang.Class` (their class id is pushed as 0).
+        let class_id_nulls =
+            plain::nulls(class_id.len(), |i| match (kind.get(i), class_id.get(i)) {
+                (Some(&PRIMITIVE_ARRAY), _) | (Some(&CLASS), Some(&0)) => false,
+                (Some(_), Some(_)) => true,
+                _ => false,
+            });
+        let array_length_nulls =
+            plain::nulls_of(&kind, |k| matches!(k, OBJECT_ARRAY | PRIMITIVE_ARRAY));
+        Ok(vec![
+            plain::primitive::<UInt64Type>(take(&mut self.id)),
+            plain::with_nulls::<UInt64Type>(class_id, class_id_nulls),
+            plain::strings(&kind, &KINDS)?,
+            plain::primitive::<UInt64Type>(take(&mut self.shallow_size)),
+            plain::with_nulls::<UInt32Type>(take(&mut self.array_length), array_length_nulls),
+            plain::strings(&take(&mut self.element_type), &element_names)?,
+            plain::strings(&take(&mut self.heap), &heap_names)?,
+            plain::primitive::<UInt64Type>(take(&mut self.offset)),
+        ])
+    }
+}
+
+/// The columns of `references`, one vector each; `field` is a code into the interned field
+/// names ([`NO_NAME`] for array elements), and `array_index` is null where `field` is not.
+struct RefColumns {
+    from_id: Vec<u64>,
+    to_id: Vec<u64>,
+    field: Vec<u32>,
+    array_index: Vec<u32>,
+    /// Field names, by code.
+    names: Vec<String>,
+    codes: HashMap<Vec<u8>, u32>,
+}
+
+/// The codes of the class-object references' own names, interned first.
+const SUPER: u32 = 0;
+const LOADER: u32 = 1;
+const SIGNERS: u32 = 2;
+const PROTECTION_DOMAIN: u32 = 3;
+
+impl Default for RefColumns {
+    fn default() -> Self {
+        let mut r = RefColumns {
+            from_id: Vec::new(),
+            to_id: Vec::new(),
+            field: Vec::new(),
+            array_index: Vec::new(),
+            names: Vec::new(),
+            codes: HashMap::new(),
+        };
+        for name in ["<super>", "<loader>", "<signers>", "<protection_domain>"] {
+            r.intern(name.as_bytes());
+        }
+        r
+    }
+}
+
+impl RefColumns {
+    /// The code of field name `name` (its bytes as the dump spells them).
+    fn intern(&mut self, name: &[u8]) -> u32 {
+        if let Some(&code) = self.codes.get(name) {
+            return code;
+        }
+        let code = self.names.len() as u32;
+        self.names.push(lossy(name).into_owned());
+        self.codes.insert(name.to_vec(), code);
+        code
+    }
+
+    /// A reference through field `field` (a code).
+    fn push_field(&mut self, from: Id, to: Id, field: u32) {
+        self.from_id.push(from);
+        self.to_id.push(to);
+        self.field.push(field);
+        self.array_index.push(0);
+    }
+
+    /// A reference from element `index` of an object array.
+    fn push_element(&mut self, from: Id, to: Id, index: u32) {
+        self.from_id.push(from);
+        self.to_id.push(to);
+        self.field.push(NO_NAME);
+        self.array_index.push(index);
+    }
+}
+
+impl Rows for RefColumns {
+    const TABLE: &'static str = table::REFERENCES;
+    fn schema() -> SchemaRef {
+        references_schema()
+    }
+    fn len(&self) -> usize {
+        self.from_id.len()
+    }
+    fn reset_len(&mut self) {}
+    fn columns(&mut self) -> Result<Vec<ArrayRef>> {
+        let field = take(&mut self.field);
+        let names: Vec<&str> = self.names.iter().map(String::as_str).collect();
+        let array_index = plain::with_nulls::<UInt32Type>(
+            take(&mut self.array_index),
+            plain::nulls_of(&field, |f| f == NO_NAME),
+        );
+        Ok(vec![
+            plain::primitive::<UInt64Type>(take(&mut self.from_id)),
+            plain::primitive::<UInt64Type>(take(&mut self.to_id)),
+            plain::strings(&field, &names)?,
+            array_index,
+        ])
     }
 }
 

@@ -5,8 +5,9 @@
 //! `gprofng-experiment`) like any third party: the format crates stay free of Arrow. The
 //! exporters stream the decoders' output into [`RecordBatch`](arrow_array::RecordBatch)es of
 //! [`BATCH_ROWS`] rows and hand them to a [`BatchSink`]: [`ParquetSink`] writes each
-//! table as zstd-compressed Parquet parts through a [`PartStore`] the caller supplies (the
-//! crate does no I/O of its own), [`MemorySink`] keeps them in memory.
+//! table as Parquet parts (integers delta-packed, strings zstd-compressed) through a
+//! [`PartStore`] the caller supplies (the crate does no I/O of its own), [`MemorySink`] keeps
+//! them in memory.
 //!
 //! ```
 //! use columnar::{MemorySink, hprof};
@@ -43,7 +44,7 @@
 //! | table | columns |
 //! |---|---|
 //! | `samples` | `experiment` (the name the caller gives), `data_file`, `kind` (`clock`, `heap`, `sync`, `io`, `hwc`), `tstamp` (the packet's `TSTAMP`, ns), `time_ns` (since the run started), `thread` (`THRID`), `lwp`, `cpu`, `stack_id` (null without a call stack), then one column per other field of the log's packet descriptors, named in lower case (`ntick`, `msa_utime`, `hsize`, `hvaddr`, `srqst`, …; null where a packet's descriptor lacks it) |
-//! | `stacks` | `stack_id`, `depth` (0 = the root frame), `function_id`, `function` (the name exactly as gprofng prints it), `offset` (in the function, or the bci), `line`, `frame_kind` (`native`, `java`, `jni`, `pseudo`) |
+//! | `stacks` | `stack_id`, `depth` (0 = the root frame), `function_id`, `function` (the name exactly as gprofng prints it), `offset` (in the function, or the bci), `line`, `frame_kind` (`native`, `java_interpreted`, `java_compiled`, `java` when the native stack does not tell, `jni`, `pseudo`) |
 //! | `functions` | `function_id`, `name`, `load_object`, `signature` (Java methods) |
 //! | `load_objects` | `experiment`, `name`, `vaddr`, `size`, `file_offset`, `tstamp` (one row per segment `map.xml` maps) |
 //!

@@ -167,6 +167,102 @@ fn row_counts_match_the_records() {
     }
 }
 
+/// `objects`' per-row columns against the decoder: each object's class id, array length,
+/// element type and heap (Android's `HEAP_DUMP_INFO` name, null elsewhere), in file order;
+/// `references.array_index` is set exactly where `field` is null.
+#[test]
+fn object_columns_and_nulls_match_the_sub_records() {
+    for name in DUMPS {
+        let data = dump(name);
+        let (sink, _) = export(&data);
+        let mut utf8: HashMap<u64, String> = HashMap::new();
+        let mut class_class = None;
+        let mut load_names = Vec::new();
+        type Row = (Option<u64>, Option<u64>, Option<String>, Option<String>);
+        let mut want: Vec<Row> = Vec::new();
+        let mut heap: Option<String> = None;
+        for r in Records::new(&data).unwrap().1 {
+            match r.unwrap().1 {
+                Record::Utf8(u) => {
+                    utf8.insert(u.id, String::from_utf8_lossy(u.bytes).into_owned());
+                }
+                Record::LoadClass(l) => load_names.push((l.class_id, l.name_id)),
+                Record::HeapDump(d) | Record::HeapDumpSegment(d) => {
+                    if class_class.is_none() {
+                        class_class = load_names
+                            .iter()
+                            .filter(|(_, n)| {
+                                utf8.get(n).map(String::as_str) == Some("java/lang/Class")
+                            })
+                            .map(|&(id, _)| id)
+                            .min();
+                    }
+                    for s in d.sub_records() {
+                        let row = match s.unwrap() {
+                            SubRecord::InstanceDump(i) => (Some(i.class_id), None, None),
+                            SubRecord::ObjectArrayDump(a) => {
+                                (Some(a.array_class_id), Some(a.elements.len() as u64), None)
+                            }
+                            SubRecord::PrimitiveArrayDump(a) => (
+                                None,
+                                Some(a.len() as u64),
+                                Some(a.element_type.java_name().to_owned()),
+                            ),
+                            SubRecord::PrimitiveArrayNoData(a) => (
+                                None,
+                                Some(u64::from(a.length)),
+                                Some(a.element_type.java_name().to_owned()),
+                            ),
+                            SubRecord::ClassDump(_) => (class_class, None, None),
+                            SubRecord::HeapDumpInfo(info) => {
+                                heap = utf8.get(&info.name_id).cloned();
+                                continue;
+                            }
+                            _ => continue,
+                        };
+                        want.push((row.0, row.1, row.2, heap.clone()));
+                    }
+                }
+                _ => {}
+            }
+        }
+        let mut got: Vec<Row> = Vec::new();
+        for b in batches(&sink, "objects") {
+            let lengths = b
+                .column_by_name("array_length")
+                .unwrap()
+                .as_primitive::<UInt32Type>();
+            let lengths = (0..lengths.len())
+                .map(|i| lengths.is_valid(i).then(|| u64::from(lengths.value(i))));
+            let rows = u64s(b, "class_id")
+                .into_iter()
+                .zip(lengths)
+                .zip(strs(b, "element_type"))
+                .zip(strs(b, "heap"));
+            got.extend(rows.map(|(((c, l), e), h)| (c, l, e, h)));
+        }
+        assert_eq!(got.len(), want.len(), "{name}");
+        assert!(
+            got == want,
+            "{name}: first difference at row {:?}",
+            got.iter().zip(&want).position(|(g, w)| g != w)
+        );
+        if name.starts_with("ahat_") {
+            assert!(
+                got.iter().any(|r| r.3.is_some()),
+                "{name}: Android heap names"
+            );
+        }
+        for b in batches(&sink, "references") {
+            let field = strs(b, "field");
+            let index = b.column_by_name("array_index").unwrap();
+            for (i, f) in field.iter().enumerate() {
+                assert_eq!(f.is_none(), index.is_valid(i), "{name} row {i}");
+            }
+        }
+    }
+}
+
 #[test]
 fn references_of_sampled_instances_are_their_object_fields() {
     let data = dump("heapgen_jdk17.hprof");

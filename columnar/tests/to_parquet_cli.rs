@@ -107,6 +107,31 @@ fn a_cut_off_dump_writes_what_was_read_and_exits_3() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Input that is not a dump or an experiment (another format, an empty file, a directory
+/// without a log) fails before OUTDIR is touched: no folder is created.
+#[test]
+fn bad_input_leaves_no_outdir_behind() {
+    let dir = scratch("no-outdir");
+    std::fs::create_dir_all(&dir).unwrap();
+    let empty = dir.join("empty.hprof");
+    std::fs::write(&empty, b"").unwrap();
+    let not_an_experiment = dir.join("not.er");
+    std::fs::create_dir_all(&not_an_experiment).unwrap();
+    for input in [
+        "../iprof/tests/data/some.iprof",
+        empty.to_str().unwrap(),
+        not_an_experiment.to_str().unwrap(),
+    ] {
+        let out_dir = dir.join("out");
+        let out = tool().run(&[input, out_dir.to_str().unwrap()]);
+        expect(&out, 1, "to-parquet", input);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.starts_with(&format!("error: {input}: ")), "{err}");
+        assert!(!out_dir.exists(), "{input}: OUTDIR was created");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// The README's class histogram, run by DuckDB over the folder, equals the `histogram`
 /// example's; and "top referrers of class X" runs. Needs DuckDB's Python package.
 #[test]

@@ -1,4 +1,4 @@
-//! `er-folded EXP --kind clock|heap|sync|io [--metric M] [--archives-only]`: folded stacks
+//! `er-folded EXP --kind clock|heap|sync|io|hwc [--metric M] [--archives-only]`: folded stacks
 //! (`root;caller;leaf value`, one line per distinct named stack) of one data kind, the input
 //! of flame-graph tools (inferno, speedscope, flamegraph.pl). Frames are named as gprofng's
 //! user view names them. Values are integers: nanoseconds for times, else counts or bytes.
@@ -13,14 +13,16 @@ mod fs_source;
 #[path = "common/tool.rs"]
 mod tool;
 
-const USAGE: &str = "usage: er-folded EXP --kind clock|heap|sync|io [--metric M] [--archives-only]
+const USAGE: &str =
+    "usage: er-folded EXP --kind clock|heap|sync|io|hwc [--metric M] [--archives-only]
 
 Prints the folded stacks of one data kind of the experiment directory EXP.
   --kind KIND       the data kind (required)
   --metric M        gprofng's metric name (default: clock totalcpu, heap heapallocbytes,
                     sync sync, io ioreadtime; also heapalloccnt, heapleakbytes, heapleakcnt,
                     syncn, iowritetime, ioothertime, ioerrortime, ioreadbytes, iowritebytes,
-                    ioreadcnt, iowritecnt, ioothercnt, ioerrorcnt)
+                    ioreadcnt, iowritecnt, ioothercnt, ioerrorcnt; hwc: a counter's name as
+                    log.xml records it, e.g. cycles, insts; default the first counter)
   --archives-only   name native PCs only from the experiment's archives/
 Exit status: 0 ok, 1 error, 2 bad usage, 3 partial (the experiment was cut short; what could be
 read is printed and stderr says where reading stopped).";
@@ -60,15 +62,13 @@ fn main() {
                     "heap" => DataKind::Heap,
                     "sync" => DataKind::Sync,
                     "io" => DataKind::Io,
+                    "hwc" => DataKind::Hwc,
                     _ => tool::usage_error(format!("unknown kind `{v}`"), USAGE),
                 });
             }
             Long("metric") => {
                 let v = string(&mut parser, "--metric");
-                metric =
-                    Some(Metric::from_name(&v).unwrap_or_else(|| {
-                        tool::usage_error(format!("unknown metric `{v}`"), USAGE)
-                    }));
+                metric = Some(v);
             }
             Long("archives-only") => archives_only = true,
             Value(v) if dir.is_none() => dir = Some(v.to_string_lossy().into_owned()),
@@ -81,13 +81,24 @@ fn main() {
     let Some(kind) = kind else {
         tool::usage_error("missing --kind", USAGE)
     };
-    let metric = metric.unwrap_or(match kind {
-        DataKind::Heap => Metric::HeapAllocBytes,
-        DataKind::Sync => Metric::Sync,
-        DataKind::Io => Metric::IoReadTime,
-        _ => Metric::TotalCpu,
-    });
-    if metric.kind() != kind {
+    // Fixed metrics are checked before reading; hardware counters are named by the experiment.
+    let fixed = match metric.as_deref() {
+        Some(v) => Metric::from_name(v),
+        None => Some(match kind {
+            DataKind::Heap => Metric::HeapAllocBytes,
+            DataKind::Sync => Metric::Sync,
+            DataKind::Io => Metric::IoReadTime,
+            DataKind::Hwc => Metric::Hwc(0),
+            _ => Metric::TotalCpu,
+        }),
+    };
+    if metric.is_some() && fixed.is_none() && kind != DataKind::Hwc {
+        tool::usage_error(
+            format!("unknown metric `{}`", metric.as_deref().unwrap_or_default()),
+            USAGE,
+        );
+    }
+    if let Some(metric) = fixed.filter(|m| m.kind() != kind) {
         tool::usage_error(
             format!(
                 "metric `{}` is not one of kind `{}`",
@@ -104,6 +115,18 @@ fn main() {
     }
     let profile =
         StackProfile::collect(&exp, symbols, Some(kind)).unwrap_or_else(|e| tool::fail(&dir, &e));
+    let metric = match (fixed, metric.as_deref()) {
+        (Some(m), _) => m,
+        (None, Some(name)) => profile
+            .metric(name)
+            .unwrap_or_else(|| tool::usage_error(format!("unknown metric `{name}`"), USAGE)),
+        (None, None) => Metric::TotalCpu,
+    };
+    let metric = match (metric, profile.hw_counters().first()) {
+        // The default hardware counter is the first one recorded.
+        (Metric::Hwc(_), Some((tag, _))) if fixed.is_some() => Metric::Hwc(*tag),
+        (m, _) => m,
+    };
     let folded = profile.folded(metric);
     let partial = tool::report_partial(&dir, &exp);
     let stdout = std::io::stdout();

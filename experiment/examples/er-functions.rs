@@ -1,4 +1,4 @@
-//! `er-functions EXP [--kind clock|heap|sync|io] [--archives-only]`: gprofng's function list
+//! `er-functions EXP [--kind clock|heap|sync|io|hwc] [--archives-only]`: gprofng's function list
 //! (`gprofng display text -functions EXP`) as one JSON object per line:
 //! `{"name": "...", "e.totalcpu": 0.45, "i.totalcpu": 0.45}`, `<Total>` first, then every
 //! function sorted by gprofng's default sort metric (ties by name), with gprofng's default
@@ -18,7 +18,7 @@ mod fs_source;
 #[path = "common/tool.rs"]
 mod tool;
 
-const USAGE: &str = "usage: er-functions EXP [--kind clock|heap|sync|io] [--archives-only]
+const USAGE: &str = "usage: er-functions EXP [--kind clock|heap|sync|io|hwc] [--archives-only]
 
 Prints gprofng's function list of the experiment directory EXP as JSON lines.
   --kind KIND       only packets of this data kind (default: every kind recorded)
@@ -136,7 +136,7 @@ fn main() {
             } else {
                 Json::from(v)
             };
-            line.push_str(&format!(",{}:{v}", Json::from(c.key())));
+            line.push_str(&format!(",{}:{v}", Json::from(table.key(*c))));
         }
         line.push('}');
         lines.push(line);

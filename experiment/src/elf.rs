@@ -46,6 +46,10 @@ pub const SHT_DYNSYM: u32 = 11;
 pub const SHT_SUNW_LDYNSYM: u32 = 0x6fff_fff3;
 /// Symbol type of a function (`STT_FUNC`).
 pub const STT_FUNC: u8 = 2;
+/// `e_shstrndx` value saying the real index is in section 0's `sh_link`.
+pub const SHN_XINDEX: u32 = 0xffff;
+/// gprofng's name of the function covering the `.plt` section.
+pub const PLT_NAME: &str = "@plt";
 /// `e_phnum` value saying the real count is in section 0's `sh_info`.
 pub const PN_XNUM: u16 = 0xffff;
 
@@ -73,6 +77,9 @@ pub struct ElfHeader {
     pub e_shentsize: u16,
     /// Number of section headers (`e_shnum`, or section 0's `sh_size` when it is 0).
     pub shnum: u64,
+    /// Index of the section name table (`e_shstrndx`, or section 0's `sh_link` when it is
+    /// `SHN_XINDEX`).
+    pub shstrndx: u32,
 }
 
 /// A program header (`Elf32_Phdr`/`Elf64_Phdr`).
@@ -128,6 +135,9 @@ pub struct FunctionSymbol {
     pub address: u64,
     /// Size after gprofng's fix-ups (never 0).
     pub size: u64,
+    /// The whole `.plt` section, which gprofng makes one function named `@plt`
+    /// (`Stabs::check_Symtab`; [`PLT_NAME`]): a leaf PC in it is skipped from stacks.
+    pub plt: bool,
     /// The name's bytes in [`Elf`]'s copy of the string tables: names are kept once however
     /// many symbols share them (a hostile table can point every symbol at one long string).
     name: std::ops::Range<usize>,
@@ -159,6 +169,9 @@ pub struct Elf {
     pub symbol_source: SymbolSource,
     /// Functions sorted by address, not overlapping.
     pub functions: Vec<FunctionSymbol>,
+    /// gprofng's `@plt` function over the `.plt` section, when the section names could be
+    /// read (also in [`Elf::functions`] where no symbol overlaps it).
+    pub plt: Option<FunctionSymbol>,
     /// The string tables the symbols were named from, one after the other.
     strings: Vec<u8>,
 }
@@ -239,8 +252,7 @@ impl ElfHeader {
         let e_phnum = c.u16("ELF e_phnum")?;
         let e_shentsize = c.u16("ELF e_shentsize")?;
         let e_shnum = c.u16("ELF e_shnum")?;
-        // e_shstrndx: section names are not needed (sections are found by type).
-        c.u16("ELF e_shstrndx")?;
+        let e_shstrndx = c.u16("ELF e_shstrndx")?;
         let h = ElfHeader {
             class,
             endian,
@@ -252,6 +264,7 @@ impl ElfHeader {
             phnum: u32::from(e_phnum),
             e_shentsize,
             shnum: u64::from(e_shnum),
+            shstrndx: u32::from(e_shstrndx),
         };
         Ok((h, e_phnum))
     }
@@ -397,6 +410,9 @@ impl Elf {
             if e_phnum == PN_XNUM {
                 header.phnum = s0.sh_info;
             }
+            if header.shstrndx == SHN_XINDEX {
+                header.shstrndx = s0.sh_link;
+            }
             section_headers = header.entries(
                 data,
                 header.e_shoff,
@@ -430,10 +446,61 @@ impl Elf {
             section_headers,
             symbol_source: SymbolSource::None,
             functions: Vec::new(),
+            plt: None,
             strings: Vec::new(),
         };
         elf.read_functions(data)?;
+        elf.add_plt(data);
         Ok(elf)
+    }
+
+    /// The name of section `idx` from the section name table, if that table has bytes.
+    pub fn section_name<'d>(&self, data: &'d [u8], idx: usize) -> Option<&'d [u8]> {
+        let sh = self.section_headers.get(idx)?;
+        let names = self.section_headers.get(self.header.shstrndx as usize)?;
+        if names.sh_type == SHT_NOBITS {
+            return None;
+        }
+        let table = table(data, names.sh_offset, names.sh_size, "ELF section names").ok()?;
+        let rest = table.get(sh.sh_name as usize..)?;
+        rest.split(|&b| b == 0).next()
+    }
+
+    /// gprofng's `@plt` function over the `.plt` section (when the section names can be read
+    /// and no symbol lies inside it).
+    fn add_plt(&mut self, data: &[u8]) {
+        let Some((addr, size)) = (0..self.section_headers.len())
+            .find(|&i| self.section_name(data, i) == Some(b".plt"))
+            .and_then(|i| self.section_headers.get(i))
+            .map(|s| (s.sh_addr, s.sh_size))
+            .filter(|&(a, s)| a != 0 && s != 0)
+        else {
+            return;
+        };
+        let at = self.functions.partition_point(|f| f.address < addr);
+        let clear_before = at
+            .checked_sub(1)
+            .and_then(|i| self.functions.get(i))
+            .is_none_or(|f| f.address.saturating_add(f.size) <= addr);
+        let clear_after = self
+            .functions
+            .get(at)
+            .is_none_or(|f| f.address >= addr.saturating_add(size));
+        let start = self.strings.len();
+        self.strings.extend_from_slice(PLT_NAME.as_bytes());
+        let plt = FunctionSymbol {
+            address: addr,
+            size,
+            plt: true,
+            name: start..self.strings.len(),
+        };
+        // gprofng keeps `@plt` beside the symbols (a size-0 `_init` stretched to the next
+        // symbol may cover it): PCs in .plt are `@plt` either way, and where no symbol
+        // overlaps it, it also bounds the holes around it.
+        if clear_before && clear_after {
+            self.functions.insert(at, plt.clone());
+        }
+        self.plt = Some(plt);
     }
 
     /// gprofng's `check_Symtab`: `.symtab` if there is one, else the dynamic symbols.
@@ -585,8 +652,15 @@ impl Elf {
         self.function(address).map(|f| self.name(f))
     }
 
-    /// The function containing virtual address `address`.
+    /// The function containing virtual address `address` (`@plt` for the `.plt` section).
     pub fn function(&self, address: u64) -> Option<&FunctionSymbol> {
+        if let Some(p) = self
+            .plt
+            .as_ref()
+            .filter(|p| address.wrapping_sub(p.address) < p.size)
+        {
+            return Some(p);
+        }
         let i = self.functions.partition_point(|f| f.address <= address);
         let f = self.functions.get(i.checked_sub(1)?)?;
         (address - f.address < f.size).then_some(f)
@@ -647,6 +721,7 @@ fn fix_aliases(mut raw: Vec<RawSymbol>) -> Vec<FunctionSymbol> {
             out.push(FunctionSymbol {
                 address: first.address,
                 size,
+                plt: false,
                 name: best.name.clone(),
             });
         }

@@ -85,8 +85,12 @@ pub struct JavaFrame {
 pub struct Stack {
     /// Native PCs, leaf first (truncation marker removed).
     pub native: Vec<u64>,
-    /// The native stack ended with a truncation or failed-unwind marker.
+    /// The native stack ended with the truncation marker (`SP_TRUNC_STACK_MARKER`: cut at the
+    /// collector's unwind limit; gprofng's `<Truncated-stack>`).
     pub native_truncated: bool,
+    /// The native stack ended with the failed-unwind marker (`SP_FAILED_UNWIND_MARKER`: the
+    /// collector could not unwind further; gprofng's `<Stack-unwind-failed>`).
+    pub native_unwind_failed: bool,
     /// Java frames, leaf first (truncation marker removed).
     pub java: Vec<JavaFrame>,
     /// The Java stack ended with the truncation marker.
@@ -529,12 +533,16 @@ impl FrameInfo {
                         .into_iter()
                         .map(|v| self.widen(v))
                         .collect();
-                    if matches!(
-                        words.last(),
-                        Some(&TRUNC_STACK_MARKER | &FAILED_UNWIND_MARKER)
-                    ) {
-                        words.pop();
-                        stack.native_truncated = true;
+                    match words.last() {
+                        Some(&TRUNC_STACK_MARKER) => {
+                            words.pop();
+                            stack.native_truncated = true;
+                        }
+                        Some(&FAILED_UNWIND_MARKER) => {
+                            words.pop();
+                            stack.native_unwind_failed = true;
+                        }
+                        _ => {}
                     }
                     stack.native.extend(words);
                 }

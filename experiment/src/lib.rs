@@ -42,7 +42,7 @@
 //!
 //! Layout (one module per file of the experiment): [`log`] (`log.xml`), [`map`] (`map.xml`),
 //! [`packets`] (data files), [`frameinfo`] (`data.frameinfo`), [`overview`], [`dyntext`],
-//! [`jclasses`], [`archives`], [`descendants`] (`jdynclasses/` and `ifreq` are read by
+//! [`jclasses`], [`archives`], [`classfile`] (the class files of `jdynclasses/` and `archives/`, for Java source lines), [`descendants`] (`jdynclasses/` and `ifreq` are read by
 //! [`Experiment`] itself), plus [`elf`] (function symbols of the load objects, to name native
 //! PCs like gprofng's user view), with [`cursor`] the one binary reader and [`xml`] the lenient
 //! tokenizer for the XML-ish logs; [`summary`] computes gprofng's report totals (heap
@@ -65,6 +65,7 @@
 #![forbid(unsafe_code)]
 
 pub mod archives;
+pub mod classfile;
 pub mod cursor;
 pub mod descendants;
 pub mod dyntext;

@@ -420,17 +420,50 @@ impl<'m> MapIndex<'m> {
 
     /// [`Map::resolve`].
     pub fn resolve(&self, pc: u64, ts: Timestamp) -> Option<Resolved<'m>> {
-        let mut best: Option<(Timestamp, usize, Resolved<'m>)> = None;
-        let mut k = self.by_start.partition_point(|&(vaddr, ..)| vaddr <= pc);
-        while let Some(i) = k.checked_sub(1) {
-            k = i;
-            // No mapping at or before `i` reaches past `pc`: none of them contains it.
-            if self.max_end.get(i).is_none_or(|&end| end <= pc) {
-                break;
-            }
-            let Some(&(vaddr, size, event)) = self.by_start.get(i) else {
-                break;
+        self.lookup(pc, ts).map(|(_, r)| r)
+    }
+
+    /// The `jmethodID` of the JIT-compiled method (`object="jcm"`) whose code holds `pc` at
+    /// time `ts`; `None` when the PC resolves to anything else.
+    pub fn jit_method(&self, pc: u64, ts: Timestamp) -> Option<u64> {
+        let (event, _) = self.lookup(pc, ts)?;
+        match self.map.events.get(event)? {
+            MapEvent::Jcm { method_id, .. } => Some(*method_id),
+            _ => None,
+        }
+    }
+
+    /// The first mapping made after `ts` that holds `pc`, and its time: for PCs sampled
+    /// before the collector logged their mapping (code present at start, fresh JIT code).
+    pub fn resolve_later(&self, pc: u64, ts: Timestamp) -> Option<(Resolved<'m>, Timestamp)> {
+        let mut best: Option<(Timestamp, usize)> = None;
+        for (vaddr, size, event) in self.around(pc) {
+            let Some((t, ..)) = self.map.events.get(event).and_then(MapEvent::mapping) else {
+                continue;
             };
+            if pc - vaddr < size && t > ts && best.is_none_or(|(bt, _)| t < bt) {
+                best = Some((t, event));
+            }
+        }
+        let (t, _) = best?;
+        Some((self.resolve(pc, t)?, t))
+    }
+
+    /// The mappings (start, size, event index) starting at or below `pc` that may reach past
+    /// it, highest start first: the candidates to hold `pc`, whenever they were made.
+    fn around(&self, pc: u64) -> impl Iterator<Item = (u64, u64, usize)> + '_ {
+        let below = self.by_start.partition_point(|&(vaddr, ..)| vaddr <= pc);
+        (0..below)
+            .rev()
+            // No mapping at or before `i` reaches past `pc`: none of them contains it.
+            .take_while(move |&i| self.max_end.get(i).is_some_and(|&end| end > pc))
+            .filter_map(|i| self.by_start.get(i).copied())
+    }
+
+    /// The event index of the mapping of `pc` at `ts`, and where the PC falls in it.
+    fn lookup(&self, pc: u64, ts: Timestamp) -> Option<(usize, Resolved<'m>)> {
+        let mut best: Option<(Timestamp, usize, Resolved<'m>)> = None;
+        for (vaddr, size, event) in self.around(pc) {
             let Some((t, _, _, name, foff, generated)) =
                 self.map.events.get(event).and_then(MapEvent::mapping)
             else {
@@ -456,7 +489,7 @@ impl<'m> MapIndex<'m> {
                 ));
             }
         }
-        best.map(|(.., r)| r)
+        best.map(|(_, event, r)| (event, r))
     }
 
     /// [`Map::load_base`].

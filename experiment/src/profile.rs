@@ -54,14 +54,23 @@ pub enum Metric {
     IoOtherCnt,
     /// `ioerrorcnt`.
     IoErrorCnt,
+    /// Events of the hardware counter whose log.xml `<profile name="hwcounter">` has this
+    /// `tag` (the sum of the packets' `HWCINT`); gprofng names the metric after the
+    /// counter's `hwcname` (`cycles`, `insts`): see [`FunctionTable::key`]. Tags from 0 to
+    /// [`MAX_HWC_TAGS`]` - 1` are counted.
+    Hwc(u8),
 }
 
+/// Number of fixed [`Metric`]s.
+const FIXED: usize = 17;
+/// Hardware counters (tags) a profile counts.
+pub const MAX_HWC_TAGS: usize = 16;
 /// Number of [`Metric`]s.
-const METRICS: usize = 17;
+const METRICS: usize = FIXED + MAX_HWC_TAGS;
 
 impl Metric {
-    /// Every metric, in index order.
-    pub const ALL: [Metric; METRICS] = [
+    /// Every metric but the hardware counters', in index order.
+    pub const ALL: [Metric; FIXED] = [
         Metric::TotalCpu,
         Metric::HeapLeakBytes,
         Metric::HeapLeakCnt,
@@ -101,12 +110,24 @@ impl Metric {
             Metric::IoWriteCnt => "iowritecnt",
             Metric::IoOtherCnt => "ioothercnt",
             Metric::IoErrorCnt => "ioerrorcnt",
+            Metric::Hwc(_) => "hwc",
         }
     }
 
-    /// The metric named `name` by gprofng.
+    /// The fixed metric named `name` by gprofng (hardware counters are named by the
+    /// experiment: [`FunctionTable::metric`]).
     pub fn from_name(name: &str) -> Option<Metric> {
         Metric::ALL.into_iter().find(|m| m.name() == name)
+    }
+
+    /// The metric gprofng names `name`: a fixed one, or one of the hardware counters
+    /// `hwc` (tag, `hwcname`) by its name.
+    fn named(name: &str, hwc: &[(u8, String)]) -> Option<Metric> {
+        Metric::from_name(name).or_else(|| {
+            hwc.iter()
+                .find(|(_, n)| n == name)
+                .map(|(t, _)| Metric::Hwc(*t))
+        })
     }
 
     /// True for times (kept in nanoseconds, shown by gprofng in seconds).
@@ -131,12 +152,16 @@ impl Metric {
             | Metric::HeapAllocBytes
             | Metric::HeapAllocCnt => DataKind::Heap,
             Metric::Sync | Metric::SyncN => DataKind::Sync,
+            Metric::Hwc(_) => DataKind::Hwc,
             _ => DataKind::Io,
         }
     }
 
     fn index(self) -> usize {
-        Metric::ALL.iter().position(|&m| m == self).unwrap_or(0)
+        match self {
+            Metric::Hwc(tag) => FIXED + usize::from(tag).min(MAX_HWC_TAGS - 1),
+            m => Metric::ALL.iter().position(|&x| x == m).unwrap_or(0),
+        }
     }
 }
 
@@ -161,13 +186,17 @@ pub struct Column {
 }
 
 impl Column {
-    /// gprofng's key: `e.totalcpu`, `i.heapleakbytes`, …
+    /// gprofng's key: `e.totalcpu`, `i.heapleakbytes`, … (`e.hwc<tag>` for a hardware
+    /// counter, whose gprofng name [`FunctionTable::key`] gives).
     pub fn key(self) -> String {
         let f = match self.flavor {
             Flavor::Exclusive => "e",
             Flavor::Inclusive => "i",
         };
-        format!("{f}.{}", self.metric.name())
+        match self.metric {
+            Metric::Hwc(tag) => format!("{f}.hwc{tag}"),
+            m => format!("{f}.{}", m.name()),
+        }
     }
 
     const fn incl(metric: Metric) -> Column {
@@ -178,7 +207,8 @@ impl Column {
     }
 }
 
-/// The columns gprofng's `-functions` shows by default for data kind `kind`, in its order.
+/// The columns gprofng's `-functions` shows by default for data kind `kind`, in its order
+/// (hardware counters: [`hwc_columns`]).
 pub fn default_columns(kind: DataKind) -> Vec<Column> {
     match kind {
         DataKind::Clock => vec![
@@ -205,6 +235,22 @@ pub fn default_columns(kind: DataKind) -> Vec<Column> {
     }
 }
 
+/// The columns of hardware counters with tags `tags`: exclusive and inclusive events of each,
+/// in tag order.
+pub fn hwc_columns(tags: &[u8]) -> Vec<Column> {
+    tags.iter()
+        .flat_map(|&t| {
+            [
+                Column {
+                    flavor: Flavor::Exclusive,
+                    metric: Metric::Hwc(t),
+                },
+                Column::incl(Metric::Hwc(t)),
+            ]
+        })
+        .collect()
+}
+
 /// Per-packet metric values of every stack, accumulated over an experiment's packets.
 #[derive(Debug)]
 pub struct StackProfile<'e, S> {
@@ -216,7 +262,10 @@ pub struct StackProfile<'e, S> {
     total: [u64; METRICS],
     /// The data kinds seen, in gprofng's column order.
     kinds: Vec<DataKind>,
-    /// Packets that could not be decoded (also counted in the experiment's truncations).
+    /// The hardware counters log.xml names: (tag, `hwcname`), by tag.
+    hwc: Vec<(u8, String)>,
+    /// Packets that could not be decoded (also counted in the experiment's truncations), and
+    /// hardware counter packets whose tag is [`MAX_HWC_TAGS`] or more.
     pub bad_packets: u64,
 }
 
@@ -231,11 +280,12 @@ pub struct Row {
 }
 
 /// The order gprofng lists data kinds' columns in when several were recorded.
-const KIND_ORDER: [DataKind; 4] = [
+const KIND_ORDER: [DataKind; 5] = [
     DataKind::Heap,
     DataKind::Sync,
     DataKind::Io,
     DataKind::Clock,
+    DataKind::Hwc,
 ];
 
 impl<'e, S: Source> StackProfile<'e, S> {
@@ -309,6 +359,16 @@ impl<'e, S: Source> StackProfile<'e, S> {
                         add(Metric::TotalCpu, ticks.saturating_mul(ptimer_ns));
                     }
                     TypedPacket::Heap(h) => heap.push((id, h)),
+                    TypedPacket::Hwc(h) => {
+                        if let Some(tag) = u8::try_from(h.tag)
+                            .ok()
+                            .filter(|&t| usize::from(t) < MAX_HWC_TAGS)
+                        {
+                            add(Metric::Hwc(tag), h.interval);
+                        } else {
+                            bad += 1;
+                        }
+                    }
                     TypedPacket::Sync(y) => {
                         add(Metric::Sync, y.wait_ns());
                         add(Metric::SyncN, 1);
@@ -377,13 +437,36 @@ impl<'e, S: Source> StackProfile<'e, S> {
             .collect();
         // Stacks named but never charged (a kind filtered out) still list their functions.
         values.resize(symbols.stack_count(), [0; METRICS]);
+        let mut hwc: Vec<(u8, String)> = exp
+            .log()
+            .hw_counters()
+            .into_iter()
+            .filter_map(|c| {
+                let tag = u8::try_from(c.tag).ok()?;
+                (usize::from(tag) < MAX_HWC_TAGS).then_some((tag, c.name))
+            })
+            .collect();
+        hwc.sort();
+        hwc.dedup_by_key(|(t, _)| *t);
         Ok(StackProfile {
             symbols,
             values,
             total,
             kinds,
+            hwc,
             bad_packets: bad,
         })
+    }
+
+    /// The metric gprofng names `name`: a fixed one, or a hardware counter of this experiment
+    /// by its `hwcname`.
+    pub fn metric(&self, name: &str) -> Option<Metric> {
+        Metric::named(name, &self.hwc)
+    }
+
+    /// The hardware counters log.xml names, `(tag, hwcname)` by tag.
+    pub fn hw_counters(&self) -> &[(u8, String)] {
+        &self.hwc
     }
 
     /// The data kinds the profile has packets of (or was asked for), in gprofng's column order.
@@ -398,6 +481,7 @@ impl<'e, S: Source> StackProfile<'e, S> {
         let mut table = FunctionTable {
             total: self.total,
             kinds: self.kinds.clone(),
+            hwc: self.hwc.clone(),
             ..FunctionTable::default()
         };
         let mut excl: HashMap<FunctionId, [u64; METRICS]> = HashMap::new();
@@ -495,13 +579,26 @@ impl<'e, S: Source> StackProfile<'e, S> {
 }
 
 /// Per-function values of one or more experiments (see [`StackProfile::function_table`]).
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FunctionTable {
     /// Name (`name\0signature` for Java methods) → (exclusive, inclusive) raw values per
     /// metric.
     functions: HashMap<String, ([u64; METRICS], [u64; METRICS])>,
     total: [u64; METRICS],
     kinds: Vec<DataKind>,
+    /// Hardware counters: (tag, `hwcname`), by tag.
+    hwc: Vec<(u8, String)>,
+}
+
+impl Default for FunctionTable {
+    fn default() -> Self {
+        FunctionTable {
+            functions: HashMap::new(),
+            total: [0; METRICS],
+            kinds: Vec::new(),
+            hwc: Vec::new(),
+        }
+    }
 }
 
 impl FunctionTable {
@@ -517,6 +614,12 @@ impl FunctionTable {
             add_into(&mut slot.1, &i);
         }
         add_into(&mut self.total, &other.total);
+        for c in other.hwc {
+            if !self.hwc.iter().any(|(t, _)| *t == c.0) {
+                self.hwc.push(c);
+            }
+        }
+        self.hwc.sort();
         for k in other.kinds {
             if !self.kinds.contains(&k) {
                 self.kinds.push(k);
@@ -533,12 +636,41 @@ impl FunctionTable {
         &self.kinds
     }
 
-    /// gprofng's default columns for the kinds of this table.
+    /// gprofng's default columns for the kinds of this table (each hardware counter's
+    /// exclusive and inclusive events for [`DataKind::Hwc`]).
     pub fn default_columns(&self) -> Vec<Column> {
+        let tags: Vec<u8> = self.hwc.iter().map(|(t, _)| *t).collect();
         self.kinds
             .iter()
-            .flat_map(|&k| default_columns(k))
+            .flat_map(|&k| match k {
+                DataKind::Hwc => hwc_columns(&tags),
+                k => default_columns(k),
+            })
             .collect()
+    }
+
+    /// gprofng's key of `column`: [`Column::key`], with a hardware counter named after its
+    /// `hwcname` in log.xml (`e.cycles`, `i.insts`).
+    pub fn key(&self, column: Column) -> String {
+        match column.metric {
+            Metric::Hwc(tag) => match self.hwc.iter().find(|(t, _)| *t == tag) {
+                Some((_, name)) => {
+                    let f = match column.flavor {
+                        Flavor::Exclusive => "e",
+                        Flavor::Inclusive => "i",
+                    };
+                    format!("{f}.{name}")
+                }
+                None => column.key(),
+            },
+            _ => column.key(),
+        }
+    }
+
+    /// The metric gprofng names `name`: a fixed one, or a hardware counter of this table by
+    /// its `hwcname`.
+    pub fn metric(&self, name: &str) -> Option<Metric> {
+        Metric::named(name, &self.hwc)
     }
 
     /// The column gprofng sorts by default: exclusive CPU time when there is clock data, else

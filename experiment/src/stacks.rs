@@ -10,11 +10,18 @@
 //!
 //! Names follow gprofng exactly where the inputs allow:
 //! * a native PC is named by the ELF function symbol containing it (`.symtab`, else `.dynsym`,
-//!   aliases folded to the shortest name); a PC between symbols by gprofng's hole filler
+//!   aliases folded to the shortest name), C++ names demangled ([`function_name`]); a PC between
+//!   symbols by gprofng's hole filler
 //!   `<static>@0xLOW (<object>)`, `LOW` being the end of the function before the hole;
 //! * a PC no mapping covers is `<Unknown>`; generated code (vDSO, collector API functions,
 //!   JVM stubs) is named by its `map.xml` function;
-//! * a native stack the collector cut off starts with `<Truncated-stack>`;
+//! * a native stack the collector cut off starts with `<Truncated-stack>`, one it could not
+//!   unwind with `<Stack-unwind-failed>`; a leaf PC in a `.plt` section (gprofng's `@plt`
+//!   function) is left out;
+//! * C names of GCC's outlined and cloned parts (`main.cold`, `foo.part.0`,
+//!   `foo.constprop.0`, `foo.isra.0`) are kept as they are and C++ ones demangled with
+//!   binutils' ` [clone .part.0]` suffix, each its own function as in gprofng (which links only
+//!   Sun compilers' `_$o1…` outlines to their parent);
 //! * Java stacks (Java experiments): `Class.method(argument types)` per frame, root first,
 //!   `<Truncated-stack>`, `<JVM-System>` for threads without a Java stack,
 //!   `<no Java callstack recorded>` for AsyncGetCallTrace errors, and the native frames of a
@@ -23,6 +30,7 @@
 //! Inputs that disagree (PCs no mapping covers, load objects that cannot be read) still give
 //! frames; [`Symbolizer::warnings`] counts them.
 
+use crate::classfile::ClassFile;
 use crate::elf::Elf;
 use crate::experiment::Experiment;
 use crate::frameinfo::{JNI_MARKER, Stack, jni_match};
@@ -37,6 +45,8 @@ use std::collections::HashMap;
 pub const UNKNOWN: &str = "<Unknown>";
 /// gprofng's root frame of a stack the collector cut off.
 pub const TRUNCATED_STACK: &str = "<Truncated-stack>";
+/// gprofng's root frame of a native stack the collector could not unwind to its end.
+pub const STACK_UNWIND_FAILED: &str = "<Stack-unwind-failed>";
 /// gprofng's frame for samples of JVM threads without a Java stack.
 pub const JVM_SYSTEM: &str = "<JVM-System>";
 /// gprofng's frame for a Java stack AsyncGetCallTrace could not walk.
@@ -52,14 +62,65 @@ pub const TOTAL: &str = "<Total>";
 pub enum FrameKind {
     /// Machine code of a load object or generated code.
     Native,
-    /// A Java method (interpreted or compiled: the user view does not tell them apart).
+    /// A Java method whose execution mode the native stack does not show (a native method,
+    /// or a native stack too short to reach the frame).
     Java,
+    /// A Java method running in the interpreter: its native frame is in the JVM's
+    /// `Interpreter` code (map.xml `object="function" name="Interpreter"`).
+    JavaInterpreted,
+    /// A Java method running as JIT-compiled code (map.xml `object="jcm"`), or inlined into
+    /// one.
+    JavaCompiled,
     /// A native frame spliced under a `<Java native method>` frame (the JNI function and
     /// what it called).
     Jni,
     /// A frame gprofng makes up: `<Truncated-stack>`, `<JVM-System>`, `<Unknown>`, …
     Pseudo,
 }
+
+/// The order a stack's frames are given in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+pub enum Order {
+    /// Outermost caller first (`<Total>`'s child first, as call trees and folded stacks read).
+    RootFirst,
+    /// Innermost callee first (the sampled PC first, as data.frameinfo records stacks).
+    LeafFirst,
+}
+
+/// The frames of one stack in the [`Order`] asked for (see [`Symbolizer::stack_frames`]).
+#[derive(Debug, Clone)]
+pub struct Frames<'a> {
+    frames: std::slice::Iter<'a, Frame>,
+    order: Order,
+}
+
+impl<'a> Iterator for Frames<'a> {
+    type Item = &'a Frame;
+
+    fn next(&mut self) -> Option<&'a Frame> {
+        match self.order {
+            Order::RootFirst => self.frames.next(),
+            Order::LeafFirst => self.frames.next_back(),
+        }
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.frames.size_hint()
+    }
+}
+
+impl DoubleEndedIterator for Frames<'_> {
+    fn next_back(&mut self) -> Option<Self::Item> {
+        match self.order {
+            Order::RootFirst => self.frames.next_back(),
+            Order::LeafFirst => self.frames.next(),
+        }
+    }
+}
+
+impl ExactSizeIterator for Frames<'_> {}
 
 /// Index of a function in [`Symbolizer::functions`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -92,8 +153,9 @@ pub struct Frame {
     pub function: FunctionId,
     /// Offset of the PC in the function (native), or the bci (Java).
     pub offset: u64,
-    /// Source line, where the experiment has it (Java line numbers need the class files'
-    /// line tables, native ones DWARF: neither is read yet, so this is `None`).
+    /// Source line, where the experiment has it: for a Java frame the line of its bci in the
+    /// `LineNumberTable` of its class file (`jdynclasses/` or `archives/`); native frames
+    /// have none (that would take the load objects' DWARF line tables).
     pub line: Option<u32>,
     /// What the frame is.
     pub kind: FrameKind,
@@ -141,6 +203,8 @@ pub struct Symbolizer<'e, S> {
     by_frinfo: HashMap<(u64, u32), StackId>,
     warnings: Warnings,
     scratch: Vec<Frame>,
+    /// Class files read so far, by internal class name (`None`: not in the experiment).
+    classes: HashMap<String, Option<ClassFile>>,
 }
 
 impl<S> std::fmt::Debug for Symbolizer<'_, S> {
@@ -177,6 +241,109 @@ pub fn static_name(elf: Option<&Elf>, address: u64, object: &str) -> (String, u6
         format!("<static>@{low:#x} ({})", object_name(object)),
         address.wrapping_sub(low),
     )
+}
+
+/// The name gprofng shows for the ELF symbol `symbol` (`Function::set_name`): a globalization
+/// prefix (`$X…` or `.X…` up to the first `.` after it) is dropped, and a name starting with `_`
+/// is demangled with its parameter lists where it is a C++ (Itanium ABI) name, GCC's clone
+/// suffixes printed the way binutils prints them (`_ZL8split_mei.part.0` is
+/// `split_me(int) [clone .part.0]`); anything else (C names, `main.cold`, `foo.constprop.0`) is
+/// shown as it is. Demangling needs the `demangle` feature (on by default); without it names
+/// stay mangled.
+pub fn function_name(symbol: &str) -> std::borrow::Cow<'_, str> {
+    let name = match symbol.get(..2) {
+        Some("$X" | ".X") => symbol
+            .get(2..)
+            .and_then(|rest| rest.split_once('.'))
+            .map_or(symbol, |(_, n)| n),
+        _ => symbol,
+    };
+    if name.starts_with('_') {
+        if let Some(d) = demangle(name) {
+            return std::borrow::Cow::Owned(d);
+        }
+    }
+    std::borrow::Cow::Borrowed(name)
+}
+
+#[cfg(feature = "demangle")]
+fn demangle(name: &str) -> Option<String> {
+    let d = cpp_demangle::Symbol::new(name.as_bytes())
+        .ok()?
+        .demangle()
+        .ok()?;
+    Some(std_abbreviations(&d))
+}
+
+/// binutils without `DMGL_VERBOSE` (gprofng's `cplus_demangle(name, DMGL_PARAMS)`) prints the
+/// standard substitutions `Ss`, `Si`, `So`, `Sd` as `std::string`, `std::istream`,
+/// `std::ostream`, `std::iostream`, except as the class of a constructor or destructor;
+/// `cpp_demangle` spells some of them out (and names `Dn` `std::nullptr_t` where binutils
+/// prints `decltype(nullptr)`).
+#[cfg(feature = "demangle")]
+fn std_abbreviations(name: &str) -> String {
+    const FULL: [(&str, &str, &str); 4] = [
+        (
+            "std::basic_string<char, std::char_traits<char>, std::allocator<char> >",
+            "std::string",
+            "basic_string",
+        ),
+        (
+            "std::basic_istream<char, std::char_traits<char> >",
+            "std::istream",
+            "basic_istream",
+        ),
+        (
+            "std::basic_ostream<char, std::char_traits<char> >",
+            "std::ostream",
+            "basic_ostream",
+        ),
+        (
+            "std::basic_iostream<char, std::char_traits<char> >",
+            "std::iostream",
+            "basic_iostream",
+        ),
+    ];
+    // `Dn`: binutils prints the type as written in the ABI.
+    let mut out = name.replace("std::nullptr_t", "decltype(nullptr)");
+    for (full, short, ctor) in FULL {
+        // A constructor or destructor named after the short form (`std::ostream::ostream(`).
+        let tail = short.strip_prefix("std::").unwrap_or(short);
+        for tilde in ["", "~"] {
+            for open in ["(", "<"] {
+                let abbreviated = format!("{short}::{tilde}{tail}{open}");
+                if out.contains(&abbreviated) {
+                    out = out.replace(&abbreviated, &format!("{full}::{tilde}{ctor}{open}"));
+                }
+            }
+        }
+        if !out.contains(full) {
+            continue;
+        }
+        let mut next = String::with_capacity(out.len());
+        let mut rest = out.as_str();
+        while let Some(at) = rest.find(full) {
+            next.push_str(rest.get(..at).unwrap_or_default());
+            let after = rest.get(at + full.len()..).unwrap_or_default();
+            let member = after
+                .strip_prefix("::")
+                .map(|m| m.strip_prefix('~').unwrap_or(m));
+            let structor = member.is_some_and(|m| {
+                m.strip_prefix(ctor)
+                    .is_some_and(|r| r.starts_with('(') || r.starts_with('<') || r.starts_with(' '))
+            });
+            next.push_str(if structor { full } else { short });
+            rest = after;
+        }
+        next.push_str(rest);
+        out = next;
+    }
+    out
+}
+
+#[cfg(not(feature = "demangle"))]
+fn demangle(_: &str) -> Option<String> {
+    None
 }
 
 /// A Java method as gprofng names it: `pkg.Class.method(type, type[])` from the JVM signature
@@ -273,6 +440,7 @@ impl<'e, S: Source> Symbolizer<'e, S> {
             by_frinfo: HashMap::new(),
             warnings: Warnings::default(),
             scratch: Vec::new(),
+            classes: HashMap::new(),
         }
     }
 
@@ -313,6 +481,14 @@ impl<'e, S: Source> Symbolizer<'e, S> {
             .get(id.0 as usize)
             .and_then(|r| self.frames.get(r.start as usize..r.end as usize))
             .unwrap_or_default()
+    }
+
+    /// The frames of stack `id` in the order `order`.
+    pub fn stack_frames(&self, id: StackId, order: Order) -> Frames<'_> {
+        Frames {
+            frames: self.frames(id).iter(),
+            order,
+        }
     }
 
     /// Number of distinct stacks.
@@ -391,10 +567,18 @@ impl<'e, S: Source> Symbolizer<'e, S> {
             if stack.native_truncated {
                 let t = self.pseudo(TRUNCATED_STACK);
                 frames.push(t);
+            } else if stack.native_unwind_failed {
+                let t = self.pseudo(STACK_UNWIND_FAILED);
+                frames.push(t);
             }
             for &pc in stack.native.iter().rev() {
                 let f = self.native(pc, rel, FrameKind::Native);
                 frames.push(f);
+            }
+            // gprofng skips a leaf PC in .plt (`CallStackP::add_stack`): the call has not
+            // reached its target yet.
+            if !stack.native.is_empty() && frames.last().is_some_and(|f| self.is_plt(f)) {
+                frames.pop();
             }
         }
         let id = self.intern_stack(&frames);
@@ -438,19 +622,26 @@ impl<'e, S: Source> Symbolizer<'e, S> {
         self.objects.get(object)?.as_ref()
     }
 
+    /// Where `pc` is at relative time `rel`, and the time it was looked up at. The collector
+    /// logs the mappings present at start (and JIT code) a little after the first packets that
+    /// run in them (their tstamps follow the first events); gprofng names those PCs all the
+    /// same: a PC no mapping covers yet is looked up as of the first later mapping of it.
+    fn resolve(&self, pc: u64, rel: Timestamp) -> Option<(crate::map::Resolved<'e>, Timestamp)> {
+        match self.map.resolve(pc, rel) {
+            Some(r) => Some((r, rel)),
+            None => self.map.resolve_later(pc, rel),
+        }
+    }
+
+    /// Is `frame` in gprofng's `@plt` function of a load object?
+    fn is_plt(&self, frame: &Frame) -> bool {
+        self.function(frame.function)
+            .is_some_and(|f| f.name == crate::elf::PLT_NAME && f.load_object.is_some())
+    }
+
     /// Names native PC `pc` at relative time `rel`.
     fn native(&mut self, pc: u64, rel: Timestamp, kind: FrameKind) -> Frame {
-        // The collector logs the mappings present at start a little after the first packets
-        // (their tstamps follow the first events); gprofng names those PCs all the same: a PC
-        // no mapping covers yet is looked up as of the first later mapping.
-        let resolved = match self.map.resolve(pc, rel) {
-            Some(r) => Some((r, rel)),
-            None => self
-                .map_times
-                .get(self.map_times.partition_point(|&t| t <= rel))
-                .and_then(|&later| Some((self.map.resolve(pc, later)?, later))),
-        };
-        let Some((r, rel)) = resolved else {
+        let Some((r, rel)) = self.resolve(pc, rel) else {
             self.warnings.unknown_pcs += 1;
             return Frame {
                 kind: FrameKind::Pseudo,
@@ -480,7 +671,7 @@ impl<'e, S: Source> Symbolizer<'e, S> {
             }
             .unwrap_or(file_offset);
             match elf.and_then(|e| e.function(address).map(|f| (e, f))) {
-                Some((e, f)) => (e.name(f).into_owned(), address - f.address),
+                Some((e, f)) => (function_name(&e.name(f)).into_owned(), address - f.address),
                 None => static_name(elf, address, &object),
             }
         };
@@ -512,6 +703,103 @@ impl<'e, S: Source> Symbolizer<'e, S> {
         }
     }
 
+    /// How each Java frame of `stack` (leaf first) runs, read off its native stack: walking
+    /// both from the leaf, a native frame in the `Interpreter` is the next Java frame,
+    /// interpreted; a native frame in JIT code of method `m` is the next Java frame if that is
+    /// `m`, compiled, and otherwise a frame inlined into `m` (compiled too, the native frame
+    /// still to be matched). A native method takes its own native frame (the interpreter's
+    /// native entry or its compiled wrapper) and stays `Java`, as do frames beyond the native
+    /// stack. JIT code of a method not on the Java stack is passed over.
+    fn java_kinds(&self, stack: &Stack, rel: Timestamp) -> Vec<FrameKind> {
+        let mut modes = stack.native.iter().filter_map(|&pc| {
+            let (r, at) = self.resolve(pc, rel)?;
+            if let Some(m) = self.map.jit_method(pc, at) {
+                // JIT code of a method the Java stack lacks (AsyncGetCallTrace started its
+                // walk further out) matches no frame.
+                return stack
+                    .java
+                    .iter()
+                    .any(|jf| jf.method_id == m)
+                    .then_some(Some(m));
+            }
+            (r.generated && r.name == "Interpreter").then_some(None)
+        });
+        let mut current = modes.next();
+        let mut kinds = Vec::with_capacity(stack.java.len());
+        for jf in &stack.java {
+            let kind = match current {
+                // A native method is entered through the interpreter's native entry or a
+                // compiled native wrapper: either is its own native frame.
+                _ if jf.lineno == JNI_MARKER => {
+                    if matches!(current, Some(None)) || current == Some(Some(jf.method_id)) {
+                        current = modes.next();
+                    }
+                    FrameKind::Java
+                }
+                Some(None) => {
+                    current = modes.next();
+                    FrameKind::JavaInterpreted
+                }
+                Some(Some(m)) => {
+                    if m == jf.method_id {
+                        current = modes.next();
+                    }
+                    FrameKind::JavaCompiled
+                }
+                None => FrameKind::Java,
+            };
+            kinds.push(kind);
+        }
+        kinds
+    }
+
+    /// The source line of bytecode index `bci` of Java method `method_id`, from its class's
+    /// class file in the experiment: `jdynclasses/<internal name>.class`, else a copy
+    /// `archives/<simple name>.class_…` (gprofng shows no line for classes it has no class file
+    /// of, e.g. the JDK's own).
+    fn java_line(&mut self, method_id: u64, bci: u32) -> Option<u32> {
+        let (class, name, signature) = self.jclasses.method(method_id).map(|(c, m)| {
+            let internal = c
+                .name
+                .strip_prefix('L')
+                .and_then(|n| n.strip_suffix(';'))
+                .unwrap_or(&c.name)
+                .to_owned();
+            (internal, m.name.clone(), m.signature.clone())
+        })?;
+        if !self.classes.contains_key(&class) {
+            let file = self.class_file(&class);
+            self.classes.insert(class.clone(), file);
+        }
+        self.classes
+            .get(&class)?
+            .as_ref()?
+            .method(&name, &signature)?
+            .line(bci)
+    }
+
+    fn class_file(&self, class: &str) -> Option<ClassFile> {
+        let bytes = match self.exp.file(&format!("jdynclasses/{class}.class")) {
+            Ok(Some(b)) => Some(b),
+            _ => {
+                let simple = class.rsplit('/').next().unwrap_or(class);
+                let prefix = format!("{simple}.class_");
+                let archived = self
+                    .exp
+                    .archives()
+                    .into_iter()
+                    .find(|a| a.starts_with(&prefix))?;
+                self.exp
+                    .file(&format!("archives/{archived}"))
+                    .ok()
+                    .flatten()
+            }
+        }?;
+        ClassFile::parse(&bytes)
+            .ok()
+            .filter(|c| c.this_class == class)
+    }
+
     /// gprofng's user view of a Java stack (see
     /// [`Stack::user_view_frames_jni`](crate::frameinfo::Stack::user_view_frames_jni) for the
     /// splice rule this mirrors frame by frame).
@@ -530,14 +818,18 @@ impl<'e, S: Source> Symbolizer<'e, S> {
             let f = self.pseudo(TRUNCATED_STACK);
             out.push(f);
         }
+        let kinds = self.java_kinds(stack, rel);
         let mut next = stack.native.len();
         for (depth, jf) in stack.java.iter().enumerate().rev() {
             let function = self.java_method(jf.method_id);
+            let line = u32::try_from(jf.lineno)
+                .ok()
+                .and_then(|bci| self.java_line(jf.method_id, bci));
             out.push(Frame {
                 function,
                 offset: u64::try_from(jf.lineno).unwrap_or(0),
-                line: None,
-                kind: FrameKind::Java,
+                line,
+                kind: kinds.get(depth).copied().unwrap_or(FrameKind::Java),
             });
             if jf.lineno != JNI_MARKER {
                 continue;
@@ -548,6 +840,10 @@ impl<'e, S: Source> Symbolizer<'e, S> {
             while let Some(i) = next.checked_sub(1) {
                 let pc = stack.native.get(i).copied().unwrap_or_default();
                 let frame = self.native(pc, rel, FrameKind::Jni);
+                // The native leaf in .plt is skipped, as in native stacks.
+                if i == 0 && self.is_plt(&frame) {
+                    break;
+                }
                 let in_jvm = self.map.resolve(pc, rel).is_some_and(|r| r.in_jvm());
                 if !found {
                     let fname = self
@@ -564,6 +860,61 @@ impl<'e, S: Source> Symbolizer<'e, S> {
                 }
                 next = i;
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::function_name;
+
+    #[test]
+    fn symbol_names_as_gprofng_shows_them() {
+        // C names, GCC's parts and clones of C functions: as they are.
+        for c in [
+            "main",
+            "main.cold",
+            "foo.part.0",
+            "foo.constprop.0",
+            "foo.isra.0",
+            "_init",
+        ] {
+            assert_eq!(function_name(c), c);
+        }
+        // Sun compilers' globalization prefix.
+        assert_eq!(function_name("$XAqBaKx8Lm0gm.counter"), "counter");
+        assert_eq!(function_name(".XAqBaKx8Lm0gm.counter"), "counter");
+        #[cfg(feature = "demangle")]
+        {
+            assert_eq!(function_name("_Z3fooi.cold"), "foo(int) [clone .cold]");
+            assert_eq!(
+                function_name("_ZL9by_configPK6Config.constprop.0.isra.0"),
+                "by_config(Config const*) [clone .constprop.0] [clone .isra.0]"
+            );
+            assert_eq!(
+                function_name("_ZNK4geom3BoxIdE4growEi"),
+                "geom::Box<double>::grow(int) const"
+            );
+            // binutils' non-verbose standard substitutions (checked with `c++filt -i`).
+            assert_eq!(function_name("_ZNSi6ignoreEv"), "std::istream::ignore()");
+            assert_eq!(
+                function_name("_ZNSs4swapERSs"),
+                "std::string::swap(std::string&)"
+            );
+            assert_eq!(
+                function_name("_ZNSoC1ERSd"),
+                "std::basic_ostream<char, std::char_traits<char> >::basic_ostream(std::iostream&)"
+            );
+            assert_eq!(
+                function_name("_ZNSiD0Ev"),
+                "std::basic_istream<char, std::char_traits<char> >::~basic_istream()"
+            );
+            assert_eq!(
+                function_name("_ZNSolsEDn"),
+                "std::ostream::operator<<(decltype(nullptr))"
+            );
+            // Not a mangled name after all: kept.
+            assert_eq!(function_name("_Zfoo"), "_Zfoo");
         }
     }
 }

@@ -42,13 +42,30 @@ fn load_dir(dir: &Path) -> MemorySource {
     src
 }
 
-/// The symbols-only extract of the load object at `path`.
+/// The symbols-only extract of the load object at `path`, or for a case whose experiment
+/// archived nothing (`killed`), the program kept beside it.
 fn load_object(path: &str) -> Option<Bytes> {
     let name = path.rsplit('/').next()?;
-    std::fs::read(data().join("load-objects").join(name))
-        .ok()
-        .map(Bytes::from)
+    let case = path
+        .rsplit('/')
+        .nth(1)
+        .filter(|c| EXTRA_CASES.contains(c) && name == "prog");
+    let file = match case {
+        Some(case) => data().join(case).join(name),
+        None => data().join("load-objects").join(name),
+    };
+    std::fs::read(file).ok().map(Bytes::from)
 }
+
+/// Cases recorded with tests/data/record-extra.sh (C++ names, many threads, deep recursion,
+/// a killed target, ticks in a PLT stub), each with gprofng's functions.txt and calltree.txt of the same time.
+const EXTRA_CASES: [&str; 5] = [
+    "cxx_names",
+    "many_threads",
+    "deepstack",
+    "killed",
+    "plt_leaf",
+];
 
 fn profile<'e, S: Source, F: Source>(
     exp: &'e Experiment<S>,
@@ -130,6 +147,56 @@ fn reference_rows(text: &str, tokens_per_row: usize) -> Vec<(String, Vec<String>
 #[test]
 fn function_lists_equal_gprofngs_on_every_native_fixture() {
     for case in NATIVE_CASES {
+        check_function_list(case);
+    }
+}
+
+#[test]
+fn function_lists_equal_gprofngs_on_the_extra_cases() {
+    for case in EXTRA_CASES {
+        check_function_list(case);
+    }
+}
+
+#[test]
+fn cxx_names_are_demangled_like_gprofngs() {
+    let t = table("cxx_names", None);
+    let columns = t.default_columns();
+    let names: Vec<String> = t.rows(&columns, None).into_iter().map(|r| r.name).collect();
+    for want in [
+        "(anonymous namespace)::hidden(long) [clone .constprop.0]",
+        "by_config(Config const*) [clone .constprop.0] [clone .isra.0]",
+        "geom::Box<double>::grow(int) const [clone .isra.0]",
+        "geom::alloc(char const*, geom::Vec<int, 3>&)",
+        "split_me(int) [clone .part.0]",
+        "c_sized",
+    ] {
+        assert!(
+            names.iter().any(|n| n == want),
+            "{want} missing from {names:?}"
+        );
+    }
+}
+
+#[test]
+fn call_trees_of_the_extra_cases_equal_gprofngs() {
+    for case in EXTRA_CASES {
+        // Heap columns (4) come first where heap tracing was on.
+        let heap = case != "plt_leaf";
+        check_calltree(
+            case,
+            DataKind::Clock,
+            Metric::TotalCpu,
+            if heap { 4 } else { 0 },
+        );
+        if heap && case != "killed" {
+            check_calltree(case, DataKind::Heap, Metric::HeapLeakBytes, 0);
+        }
+    }
+}
+
+fn check_function_list(case: &str) {
+    {
         let t = table(case, None);
         let columns = t.default_columns();
         let rows = t.rows(&columns, FunctionTable::sort_column(&columns));
@@ -169,6 +236,65 @@ fn function_lists_equal_gprofngs_on_every_native_fixture() {
             }
         }
     }
+}
+
+/// Every node of calltree.txt (whose first metric column is `metric`) is the sum of the folded
+/// stacks it prefixes.
+fn check_calltree(case: &str, kind: DataKind, metric: Metric, column: usize) {
+    let src = load_dir(&data().join(case).join("test.1.er"));
+    let exp = Experiment::open(src).unwrap();
+    let p = profile(&exp, None::<&Experiment<MemorySource>>, Some(kind));
+    let mut nodes: BTreeMap<Vec<String>, u64> = BTreeMap::new();
+    let mut total = 0u64;
+    for (line, v) in p.folded(metric) {
+        total += v;
+        let frames: Vec<String> = line.split(';').map(str::to_owned).collect();
+        for n in 1..=frames.len() {
+            *nodes.entry(frames[..n].to_vec()).or_default() += v;
+        }
+    }
+    assert_eq!(total, p.total(metric), "{case}");
+    let text = std::fs::read_to_string(data().join(case).join("calltree.txt")).unwrap();
+    let tree = parse_calltree_column(&text, column);
+    assert!(tree.len() > 1, "{case}");
+    for (path, want) in &tree {
+        if path.len() == 1 {
+            assert_eq!(gprofng_text(metric, total), *want, "{case} <Total>");
+            continue;
+        }
+        let got = nodes.get(&path[1..]).copied().unwrap_or(0);
+        if want == "0" || want == "0." {
+            assert!(
+                got == 0 || gprofng_text(metric, got) == *want,
+                "{case} {path:?}"
+            );
+        } else {
+            assert_eq!(gprofng_text(metric, got), *want, "{case} {path:?}");
+        }
+    }
+}
+
+/// calltree.txt with several metric columns: the value of column `column` (0-based, the
+/// clock columns' percentages not counted) per node.
+fn parse_calltree_column(text: &str, column: usize) -> BTreeMap<Vec<String>, String> {
+    let mut out = BTreeMap::new();
+    let mut stack: Vec<(usize, String)> = Vec::new();
+    for line in text.lines() {
+        let Some(at) = line.find("+-") else { continue };
+        let value = line[..at]
+            .split_whitespace()
+            .nth(column)
+            .unwrap()
+            .to_owned();
+        let name = line[at + 2..].trim().to_owned();
+        while stack.last().is_some_and(|(col, _)| *col >= at) {
+            stack.pop();
+        }
+        stack.push((at, name));
+        let path: Vec<String> = stack.iter().map(|(_, n)| n.clone()).collect();
+        out.entry(path).or_insert(value);
+    }
+    out
 }
 
 #[test]
@@ -213,19 +339,112 @@ fn folded_stacks_add_up_to_gprofngs_call_trees() {
 /// calltree.txt: `VALUE [PCT]   +-<Total>` then `  +-child` two columns deeper per level;
 /// the first metric column is the tree's metric.
 fn parse_calltree(text: &str) -> BTreeMap<Vec<String>, String> {
-    let mut out = BTreeMap::new();
-    let mut stack: Vec<(usize, String)> = Vec::new();
-    for line in text.lines() {
-        let Some(at) = line.find("+-") else { continue };
-        let value = line.split_whitespace().next().unwrap().to_owned();
-        let name = line[at + 2..].trim().to_owned();
-        while stack.last().is_some_and(|(col, _)| *col >= at) {
-            stack.pop();
+    parse_calltree_column(text, 0)
+}
+
+/// er-functions and er-folded on `cxx_names`: the C++ functions of the program (named from
+/// its archived copy alone, whatever the machine's libraries) with gprofng's names and values,
+/// and folded heap stacks adding up to gprofng's `<Total>`.
+#[test]
+fn examples_print_gprofngs_cxx_rows() {
+    let exp = data().join("cxx_names/test.1.er");
+    let exp = exp.to_str().unwrap();
+    let out = common::run_example("er-functions", &[exp, "--archives-only"]);
+    let rows: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let text = std::fs::read_to_string(data().join("cxx_names/functions.txt")).unwrap();
+    let want = reference_rows(&text, 8);
+    let mut checked = 0;
+    for (name, toks) in &want {
+        let program = (name.contains('(') && !name.starts_with('<'))
+            || ["<Total>", "c_sized", "c_entry"].contains(&name.as_str());
+        if !program {
+            continue; // libc and collector functions: named from the machine's files
         }
-        stack.push((at, name));
-        let path: Vec<String> = stack.iter().map(|(_, n)| n.clone()).collect();
-        // Siblings with equal names do not occur in a call tree; keep the first.
-        out.entry(path).or_insert(value);
+        let row = rows
+            .iter()
+            .find(|r| r["name"] == name.as_str())
+            .unwrap_or_else(|| panic!("{name} missing"));
+        let keys = [
+            "i.heapleakbytes",
+            "i.heapleakcnt",
+            "i.heapallocbytes",
+            "i.heapalloccnt",
+        ];
+        for (k, want) in keys.iter().zip(toks) {
+            assert_eq!(row[k].to_string(), *want, "{name} {k}");
+        }
+        let cpu = row["e.totalcpu"].as_f64().unwrap();
+        assert_eq!(
+            format!("{cpu:.3}").replace("0.000", "0."),
+            toks[4],
+            "{name}"
+        );
+        checked += 1;
     }
-    out
+    assert!(checked >= 15, "{checked}");
+    let folded = common::run_example(
+        "er-folded",
+        &[
+            exp,
+            "--kind",
+            "heap",
+            "--metric",
+            "heapleakbytes",
+            "--archives-only",
+        ],
+    );
+    let total: u64 = folded
+        .lines()
+        .map(|l| l.rsplit(' ').next().unwrap().parse::<u64>().unwrap())
+        .sum();
+    assert_eq!(total.to_string(), want[0].1[0]);
+    assert!(folded.contains("split_me(int) [clone .part.0]"), "{folded}");
+}
+
+/// `plt_leaf` has ticks whose leaf PC is in the program's .plt (the stub of `tiny`): gprofng
+/// leaves that frame out and charges `caller`, and so do we.
+#[test]
+fn plt_leaves_of_a_real_experiment_are_skipped() {
+    use experiment::elf::Elf;
+    let dir = data().join("plt_leaf/test.1.er");
+    let exp = Experiment::open(load_dir(&dir)).unwrap();
+    let prog = exp
+        .archives()
+        .into_iter()
+        .find(|a| a.starts_with("prog_"))
+        .unwrap();
+    let elf = Elf::parse(&exp.file(&format!("archives/{prog}")).unwrap().unwrap()).unwrap();
+    let plt = elf.plt.clone().unwrap();
+    let base = exp
+        .map()
+        .events
+        .iter()
+        .find_map(|e| match e {
+            experiment::map::MapEvent::Segment(s)
+                if s.name.ends_with("/prog") && s.foffset == 0 =>
+            {
+                Some(s.vaddr)
+            }
+            _ => None,
+        })
+        .unwrap();
+    let mut in_plt = 0;
+    for file in exp.data_files().unwrap() {
+        for p in file.packets() {
+            let t = p.unwrap().typed().unwrap();
+            let stack = exp.frameinfo().stack(t.common().frinfo).unwrap().unwrap();
+            let leaf = stack.native[0].wrapping_sub(base);
+            if leaf.wrapping_sub(plt.address) < plt.size {
+                in_plt += 1;
+            }
+        }
+    }
+    assert!(in_plt > 0, "no tick in .plt: the fixture tests nothing");
+    let t = table("plt_leaf", None);
+    let columns = t.default_columns();
+    let rows = t.rows(&columns, None);
+    assert!(rows.iter().all(|r| r.name != "@plt"));
 }

@@ -768,3 +768,153 @@ mod properties {
         }
     }
 }
+
+/// A clock experiment over the archived program of `cxx_names` (mapped at 0x5555_0000_0000):
+/// one packet per stack of `stacks` (native PCs leaf first, markers included).
+fn native_stacks_experiment(stacks: &[&[u64]]) -> MemorySource {
+    let e = Endian::Little;
+    let log = br#"<experiment version="12.4"><collector>2.40.00</collector></experiment>
+<system hostname="vm" arch="x86_64" pagesz="4096"/>
+<process wsize="64"></process>
+<event kind="run" tstamp="100.000000000"/>
+<profile name="profile" ptimer="10007">
+  <profdata fname="profile"/>
+  <profpckt kind="8" uname="Clock profiling data">
+    <field name="THRID" offset="16" type="INT64"/>
+    <field name="TSTAMP" offset="28" type="INT64"/>
+    <field name="FRINFO" offset="36" type="INT64"/>
+    <field name="NTICK" offset="48" type="INT32"/>
+  </profpckt>
+</profile>
+<event kind="exit" tstamp="1.000000000"/>"#;
+    let map = br#"<event kind="map" object="segment" tstamp="0.000000001" vaddr="0x0000555500000000" size="12288" pagesz="4096" foffset="+0x00000000" modes="0x005" chksum="0" name="/x/prog"/>
+"#;
+    let (mut profile, mut frames) = (Vec::new(), Vec::new());
+    for (i, pcs) in stacks.iter().enumerate() {
+        let uid = 100 + i as u64;
+        let mut p = vec![0u8; 56];
+        p[0..4].copy_from_slice(&[56, 0, 8, 0]);
+        p[28..36].copy_from_slice(&(100_500_000_000u64 + i as u64).to_le_bytes());
+        p[36..44].copy_from_slice(&uid.to_le_bytes());
+        p[48..52].copy_from_slice(&1u32.to_le_bytes());
+        profile.extend(p);
+        frames.extend(frame(
+            e,
+            uid,
+            &[info(e, WordSize::W64, STACK_INFO, uid, pcs, None)],
+        ));
+    }
+    MemorySource::new()
+        .with("log.xml", &log[..])
+        .with("map.xml", &map[..])
+        .with("profile", block(e, profile))
+        .with("data.frameinfo", block(e, frames))
+}
+
+#[test]
+fn plt_leaves_are_skipped_and_failed_unwinds_marked() {
+    use experiment::frameinfo::FAILED_UNWIND_MARKER;
+    use experiment::stacks::{Order, Symbolizer};
+    let prog = std::fs::read_dir(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/data/cxx_names/test.1.er/archives"),
+    )
+    .unwrap()
+    .map(|e| e.unwrap().path())
+    .find(|p| {
+        p.file_name()
+            .unwrap()
+            .to_str()
+            .unwrap()
+            .starts_with("prog_")
+    })
+    .unwrap();
+    let prog = experiment::bytes::Bytes::from(std::fs::read(prog).unwrap());
+    // .plt is 0x1020..0x1080 and main starts at 0x1090 in that program.
+    let base = 0x5555_0000_0000u64;
+    let (plt, main) = (base + 0x1030, base + 0x10a0);
+    let stacks: [&[u64]; 4] = [
+        &[plt, main],
+        &[main, plt],
+        &[main, FAILED_UNWIND_MARKER],
+        &[plt, plt, main],
+    ];
+    let exp = Experiment::open(native_stacks_experiment(&stacks)).unwrap();
+    let mut symbols = Symbolizer::new(&exp).with_load_objects(move |_| Some(prog.clone()));
+    let mut got = Vec::new();
+    for file in exp.data_files().unwrap() {
+        for p in file.packets() {
+            let t = p.unwrap().typed().unwrap();
+            let id = symbols.stack(t.common().frinfo, t.common().tstamp);
+            let names: Vec<String> = symbols
+                .stack_frames(id, Order::LeafFirst)
+                .map(|f| symbols.function(f.function).unwrap().name.clone())
+                .collect();
+            got.push(names);
+        }
+    }
+    assert_eq!(
+        got,
+        [
+            vec!["main"],
+            vec!["main", "@plt"],
+            vec!["main", "<Stack-unwind-failed>"],
+            vec!["@plt", "main"],
+        ]
+    );
+    assert_eq!(symbols.warnings().unreadable_objects, 0);
+}
+
+#[test]
+fn hardware_counter_metrics_in_the_function_profile() {
+    use experiment::profile::{FunctionTable, StackProfile};
+    use experiment::stacks::Symbolizer;
+    let log = r#"<experiment version="12.4"/><system arch="x86_64"/>
+<event kind="run" tstamp="0.000000001"/>
+<profile name="hwcounter" cpuver="2" hwcname="cycles" int_name="cpu-cycles" interval="1000003" tag="0" memop="0"/>
+<profile name="hwcounter" cpuver="2" hwcname="insts" int_name="instructions" interval="2000003" tag="1" memop="0"/>
+<profile name="hwcounter"><profdata fname="hwcounters"/><profpckt kind="3" uname="HW counter profiling data">
+<field name="TSTAMP" offset="32" type="INT64"/><field name="FRINFO" offset="40" type="INT64"/>
+<field name="HWCTAG" offset="48" type="UINT32"/><field name="HWCINT" offset="56" type="UINT64"/></profpckt></profile>"#;
+    let e = Endian::Little;
+    let mut packets = Vec::new();
+    for (tag, interval) in [
+        (0u32, 1_000_003u64),
+        (1, 2_000_003),
+        (1, 2_000_003),
+        (0, 1_000_003),
+    ] {
+        let mut w = W::new(e);
+        w.u32(0)
+            .u64(1)
+            .u64(2)
+            .u32(0)
+            .u32(0)
+            .u64(99)
+            .u64(7)
+            .u32(tag)
+            .u32(0)
+            .u64(interval);
+        packets.extend(packet(e, 3, &w.b));
+    }
+    // One stack: a PC no mapping covers (`<Unknown>`).
+    let stack = info(e, WordSize::W64, STACK_INFO, 7, &[0x1234], None);
+    let src = MemorySource::new()
+        .with("log.xml", log)
+        .with("hwcounters", block(e, packets))
+        .with("data.frameinfo", block(e, frame(e, 7, &[stack])));
+    let exp = Experiment::open(src).unwrap();
+    let profile = StackProfile::collect(&exp, Symbolizer::new(&exp), None).unwrap();
+    let insts = profile.metric("insts").unwrap();
+    assert_eq!(profile.total(insts), 4_000_006);
+    let table = profile.function_table();
+    let columns = table.default_columns();
+    let keys: Vec<String> = columns.iter().map(|c| table.key(*c)).collect();
+    assert_eq!(keys, ["e.cycles", "i.cycles", "e.insts", "i.insts"]);
+    let rows = table.rows(&columns, FunctionTable::sort_column(&columns));
+    assert_eq!(rows[0].name, "<Total>");
+    assert_eq!(rows[0].values, [2_000_006, 2_000_006, 4_000_006, 4_000_006]);
+    assert_eq!(rows[1].name, "<Unknown>");
+    assert_eq!(rows[1].values, [2_000_006, 2_000_006, 4_000_006, 4_000_006]);
+    assert_eq!(profile.folded(insts), [("<Unknown>".to_owned(), 4_000_006)]);
+}

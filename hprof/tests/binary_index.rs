@@ -34,10 +34,16 @@ fn every_instance_matches_its_class_layout() {
     for name in BUNDLED {
         let data = read(name);
         let ix = Index::build(&data).unwrap();
+        let mut cache = ix.layout_cache();
         let mut checked = 0;
         for s in ix.sub_records() {
             if let SubRecord::InstanceDump(i) = s.unwrap() {
                 let layout = ix.layout(i.class_id).unwrap();
+                assert_eq!(cache.layout(i.class_id).unwrap(), &layout);
+                assert_eq!(
+                    cache.instance_fields(&i).unwrap(),
+                    ix.instance_fields(&i).unwrap()
+                );
                 assert_eq!(
                     layout.size,
                     i.data.len(),
@@ -50,6 +56,8 @@ fn every_instance_matches_its_class_layout() {
             }
         }
         assert!(checked > 500, "{name}: {checked}");
+        // One layout per class of instances, each built once.
+        assert!(cache.len() < checked, "{name}: {} layouts", cache.len());
     }
 }
 

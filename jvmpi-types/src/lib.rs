@@ -72,7 +72,9 @@ pub use constants::{
     ThreadState, ThreadStatus, TypeCode, Version,
 };
 pub use cursor::{Cursor, DumpOptions, IdOrder, IdSize, Writer};
-pub use dump::{ClassLayout, ClassLayouts, ClassResolver, ClassTable, NoClasses, Value};
+pub use dump::{
+    ClassLayout, ClassLayouts, ClassResolver, ClassTable, InstanceLayoutCache, NoClasses, Value,
+};
 pub use error::{Error, Result};
 pub use events::{Event, JvmpiEvent};
 pub use ids::{EnvId, JniRef, MethodId, ObjectId, Pointer, RawMonitorId};

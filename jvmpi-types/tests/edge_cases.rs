@@ -342,7 +342,7 @@ fn encoder_refuses_what_it_cannot_write() {
     );
     let mut class = class_dump(LE4);
     class.statics.push(Value::Int(5));
-    let rec = HeapDumpRecord::ClassDump(class.clone());
+    let rec = HeapDumpRecord::ClassDump(Box::new(class.clone()));
     assert!(
         heap::encode(
             std::slice::from_ref(&rec),
@@ -360,7 +360,7 @@ fn encoder_refuses_what_it_cannot_write() {
     });
     assert!(
         heap::encode(
-            &[HeapDumpRecord::ClassDump(class)],
+            &[HeapDumpRecord::ClassDump(Box::new(class))],
             LE4,
             DumpLevel::Level2,
             &mut Vec::new()
@@ -478,7 +478,7 @@ fn every_record_kind_at_every_size_and_order() {
                 1 + i,
             ),
             (
-                HeapDumpRecord::ClassDump(class.clone()),
+                HeapDumpRecord::ClassDump(Box::new(class.clone())),
                 1 + 7 * i + 4 + 2 * i + 2 + (3 + i) + (3 + i) + (3 + 8) + i + 8,
             ),
             (
@@ -704,21 +704,21 @@ fn instance_values_follow_class_load_fields_up_the_superclass_chain() {
         "superclass not known yet"
     );
     // Superclasses come from the class dumps.
-    let dump = HeapDumpRecord::ClassDump(ClassDump {
+    let dump = HeapDumpRecord::ClassDump(Box::new(ClassDump {
         super_class: ObjectId(0x5000_01d1),
         interfaces: vec![],
         statics: vec![],
         constant_pool: vec![],
         ..class_dump(LE4)
-    });
-    let root = HeapDumpRecord::ClassDump(ClassDump {
+    }));
+    let root = HeapDumpRecord::ClassDump(Box::new(ClassDump {
         class: ObjectId(0x5000_01d1),
         super_class: ObjectId::NULL,
         interfaces: vec![],
         statics: vec![],
         constant_pool: vec![],
         ..class_dump(LE4)
-    });
+    }));
     classes.insert_supers([&dump, &root]);
     assert_eq!(
         classes.instance_field_types(string),
@@ -738,9 +738,27 @@ fn instance_values_follow_class_load_fields_up_the_superclass_chain() {
             Value::Object(ObjectId(0x5000_020c))
         ]
     );
+    // The cache gives the same, gathering the types once per class.
+    {
+        let mut cache = classes.instance_layout_cache();
+        for _ in 0..3 {
+            assert_eq!(
+                inst.fields_with(&mut cache, LE4, DumpLevel::Level2),
+                inst.fields_from(&classes, LE4, DumpLevel::Level2)
+            );
+        }
+        assert_eq!(cache.len(), 1);
+        assert_eq!(
+            cache.field_types(string),
+            Some(&[TypeCode::Int, TypeCode::Class][..])
+        );
+        assert_eq!(cache.field_types(ObjectId(99)), None);
+        assert_eq!(cache.len(), 2);
+    }
     // A loop in the superclass chain gives up instead of spinning.
     classes.insert_super(ObjectId(0x5000_01d1), string);
     assert_eq!(classes.instance_field_types(string), None);
+    assert_eq!(classes.instance_layout_cache().field_types(string), None);
     let unknown = InstanceDump {
         class: ObjectId(99),
         ..inst
@@ -934,7 +952,7 @@ fn one_event_variant_per_event_type_and_serde_round_trips() {
 #[test]
 fn dump_records_serialize_to_json() {
     let recs = vec![
-        HeapDumpRecord::ClassDump(class_dump(LE4)),
+        HeapDumpRecord::ClassDump(Box::new(class_dump(LE4))),
         HeapDumpRecord::RootJniGlobal {
             object: ObjectId(1),
             global_ref: JniRef(2),

@@ -9,23 +9,14 @@
     clippy::panic
 )]
 
-use std::path::PathBuf;
+mod common;
 
+use common::{data, layouts};
 use jvmpi_types::dump::heap::{self, HeapDumpRecord, PrimArray};
 use jvmpi_types::dump::{monitor, object};
 use jvmpi_types::{
-    ClassLayout, ClassLayouts, DumpLevel, DumpOptions, IdOrder, IdSize, JniRef, NoClasses,
-    ObjectId, TypeCode,
+    ClassLayouts, DumpLevel, DumpOptions, IdOrder, IdSize, JniRef, NoClasses, ObjectId,
 };
-
-fn data(name: &str) -> Vec<u8> {
-    std::fs::read(
-        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-            .join("tests/data")
-            .join(name),
-    )
-    .unwrap()
-}
 
 fn text(name: &str) -> String {
     String::from_utf8(data(name)).unwrap()
@@ -39,29 +30,6 @@ fn flavour(tag: &str) -> (DumpOptions, ClassLayouts) {
         _ => unreachable!(),
     };
     (options, layouts(&text(&format!("heap-classes-{tag}.json"))))
-}
-
-/// The class layouts of a `heap-classes-*.json` file, read without the crate's `serde`
-/// feature (so that these tests also run with `--no-default-features`).
-fn layouts(json: &str) -> ClassLayouts {
-    let value: serde_json::Value = serde_json::from_str(json).unwrap();
-    let mut layouts = ClassLayouts::new();
-    for class in value["classes"].as_array().unwrap() {
-        let statics = class["statics"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|s| TypeCode::from_signature(s.as_str().unwrap()).unwrap())
-            .collect();
-        layouts.insert(
-            ObjectId(class["id"].as_u64().unwrap()),
-            ClassLayout {
-                interfaces: u32::try_from(class["interfaces"].as_u64().unwrap()).unwrap(),
-                statics,
-            },
-        );
-    }
-    layouts
 }
 
 /// The crate's own reading of the same file (`ClassTable`, behind the `serde` feature)

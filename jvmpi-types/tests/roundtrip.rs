@@ -159,7 +159,7 @@ fn object_record(
     level: DumpLevel,
 ) -> BoxedStrategy<(HeapDumpRecord, Option<ClassLayout>)> {
     prop_oneof![
-        class_dump(o, level).prop_map(|(c, l)| (HeapDumpRecord::ClassDump(c), Some(l))),
+        class_dump(o, level).prop_map(|(c, l)| (HeapDumpRecord::ClassDump(Box::new(c)), Some(l))),
         (oid(o), oid(o), prop::collection::vec(any::<u8>(), 0..40)).prop_map(
             |(object, class, values)| (
                 HeapDumpRecord::InstanceDump(InstanceDump {

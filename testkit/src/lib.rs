@@ -43,7 +43,13 @@ fn grew(n: usize) {
     let _ = CURRENT.try_with(|c| {
         let now = c.get().wrapping_add(n);
         c.set(now);
-        let _ = PEAK.try_with(|p| p.set(p.get().max(now)));
+        // Signed: memory allocated by another thread and freed by this one takes the count
+        // below zero, which is no peak.
+        let _ = PEAK.try_with(|p| {
+            if now as isize > p.get() as isize {
+                p.set(now);
+            }
+        });
     });
 }
 
@@ -90,11 +96,62 @@ fn delta<T>(
 }
 
 /// Peak bytes in use on this thread while `f` runs, above what was in use before.
+///
+/// Counted from zero while `f` runs, so that what happened before (such as memory another
+/// thread allocated and this one freed, which takes the thread's count below zero) does not
+/// matter.
 pub fn peak_of<T>(f: impl FnOnce() -> T) -> (T, usize) {
-    let start = CURRENT.with(Cell::get);
-    PEAK.with(|p| p.set(start));
+    let before = CURRENT.with(|c| c.replace(0));
+    let outer_peak = PEAK.with(|p| p.replace(0));
     let r = f();
-    (r, PEAK.with(Cell::get).wrapping_sub(start))
+    let peak = PEAK.with(Cell::get);
+    let during = CURRENT.with(Cell::get);
+    CURRENT.with(|c| c.set(before.wrapping_add(during)));
+    // An enclosing `peak_of` sees this one's peak on top of what was in use before it.
+    PEAK.with(|p| {
+        let total = before.wrapping_add(peak);
+        p.set(if total as isize > outer_peak as isize {
+            total
+        } else {
+            outer_peak
+        });
+    });
+    (r, peak)
+}
+
+/// The peak heap of owned models against the size of their input, over a test's fixtures.
+///
+/// Each [`Budget::check`] prints one row of `benches/README.md`'s table (`model, fixture,
+/// input bytes, peak heap bytes, ratio`) on stderr; [`Budget::assert_within`] fails with the
+/// worst model if it took more than the given multiple of its input.
+#[derive(Debug, Default)]
+pub struct Budget {
+    worst: f64,
+    what: String,
+}
+
+impl Budget {
+    /// Records `model` built from `fixture` (`input` bytes) at `peak` bytes; gives the ratio.
+    #[allow(clippy::print_stderr)] // the row is the test's report
+    pub fn check(&mut self, model: &str, fixture: &str, input: usize, peak: usize) -> f64 {
+        let ratio = peak as f64 / input.max(1) as f64;
+        eprintln!("| {model} | {fixture} | {input} | {peak} | {ratio:.2}× |");
+        if ratio > self.worst {
+            self.worst = ratio;
+            self.what = format!("{model} of {fixture}");
+        }
+        ratio
+    }
+
+    /// Panics if the worst model checked took more than `limit` × its input.
+    pub fn assert_within(&self, limit: f64) {
+        assert!(
+            self.worst <= limit,
+            "{}: {:.2}× its input (budget {limit}×)",
+            self.what,
+            self.worst
+        );
+    }
 }
 
 /// Bytes allocated (and reallocated to) on this thread while `f` runs, freed or not.

@@ -479,12 +479,33 @@ impl<'a> Index<'a> {
     }
 
     /// Decodes every field of an instance through its class layout: `(name, value)` pairs,
-    /// own fields first.
+    /// own fields first. This builds the class's layout for the call; to decode many
+    /// instances, use a [`LayoutCache`] ([`Index::layout_cache`]), which builds each class's
+    /// layout once.
     ///
     /// # Errors
     /// As [`Index::layout`] and [`ClassLayout::decode`].
     pub fn instance_fields(&self, instance: &InstanceDump<'_>) -> Result<Vec<(&'a [u8], Value)>> {
         let layout = self.layout(instance.class_id)?;
+        self.decode_instance(&layout, instance)
+    }
+
+    /// A cache of class layouts over this index, for decoding many instances.
+    pub fn layout_cache(&self) -> LayoutCache<'_, 'a> {
+        LayoutCache {
+            index: self,
+            layouts: IdMap::default(),
+            cached_fields: 0,
+            uncached: None,
+        }
+    }
+
+    /// Decodes `instance` through `layout`, errors at the instance's offset in the file.
+    fn decode_instance(
+        &self,
+        layout: &ClassLayout<'a>,
+        instance: &InstanceDump<'_>,
+    ) -> Result<Vec<(&'a [u8], Value)>> {
         layout
             .decode(instance, self.header.id_size, 0)
             .map_err(|e| match e {
@@ -731,5 +752,88 @@ fn with_at(e: Error, at: u64) -> Error {
             available,
         },
         other => other,
+    }
+}
+
+/// How many layout fields a [`LayoutCache`] keeps in all (about 10 MiB): past it, layouts
+/// are built per call as by [`Index::layout`], so a dump of long superclass chains (whose
+/// layouts repeat the superclasses' fields) cannot make the cache grow quadratically.
+const CACHED_FIELDS: usize = 1 << 18;
+
+/// Class layouts built once per class, from [`Index::layout_cache`]: decoding the fields of
+/// many instances through it costs one lookup per instance, where [`Index::instance_fields`]
+/// walks the superclass chain and looks up every field name again for each one.
+///
+/// ```
+/// use hprof::binary::{Index, SubRecord};
+///
+/// let data = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"),
+///     "/tests/data/binary/heapgen_jdk17.hprof"))?;
+/// let index = Index::build(&data)?;
+/// let mut layouts = index.layout_cache();
+/// let mut decoded = 0;
+/// for sub in index.sub_records() {
+///     if let SubRecord::InstanceDump(instance) = sub? {
+///         let fields = layouts.instance_fields(&instance)?;
+///         assert_eq!(fields, index.instance_fields(&instance)?);
+///         decoded += 1;
+///     }
+/// }
+/// assert!(decoded > 1000 && layouts.len() < 1000);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct LayoutCache<'i, 'a> {
+    index: &'i Index<'a>,
+    layouts: IdMap<ClassLayout<'a>>,
+    /// Fields held by `layouts`.
+    cached_fields: usize,
+    /// The last layout built past [`CACHED_FIELDS`].
+    uncached: Option<ClassLayout<'a>>,
+}
+
+impl<'a> LayoutCache<'_, 'a> {
+    /// The layout of `class_id`, as [`Index::layout`] gives it, built on the first call for
+    /// the class. Errors are not cached.
+    ///
+    /// # Errors
+    /// As [`Index::layout`].
+    pub fn layout(&mut self, class_id: Id) -> Result<&ClassLayout<'a>> {
+        if !self.layouts.contains_key(&class_id) {
+            let layout = self.index.layout(class_id)?;
+            if self.cached_fields.saturating_add(layout.fields.len()) > CACHED_FIELDS {
+                return Ok(self.uncached.insert(layout));
+            }
+            self.cached_fields += layout.fields.len();
+            self.layouts.insert(class_id, layout);
+        }
+        self.layouts.get(&class_id).ok_or_else(|| Error::Invalid {
+            offset: 0,
+            message: format!("class 0x{class_id:x} left the layout cache"),
+        })
+    }
+
+    /// Decodes every field of an instance, as [`Index::instance_fields`] does, through the
+    /// cached layout of its class.
+    ///
+    /// # Errors
+    /// As [`Index::instance_fields`].
+    pub fn instance_fields(
+        &mut self,
+        instance: &InstanceDump<'_>,
+    ) -> Result<Vec<(&'a [u8], Value)>> {
+        let index = self.index;
+        let layout = self.layout(instance.class_id)?;
+        index.decode_instance(layout, instance)
+    }
+
+    /// The number of classes whose layout is cached.
+    pub fn len(&self) -> usize {
+        self.layouts.len()
+    }
+
+    /// True when no layout is cached.
+    pub fn is_empty(&self) -> bool {
+        self.layouts.is_empty()
     }
 }

@@ -37,7 +37,7 @@ pub use heap_dump::{
 };
 pub use histogram::{Histogram, HistogramRow};
 pub use incremental::{BufferedDecoder, Decoder, Event, Status, Visit};
-pub use index::Index;
+pub use index::{Index, LayoutCache};
 pub use records::{
     AllocSite, AllocSites, ControlSettings, CpuSample, CpuSamples, EndThread, Frame, HeapDump,
     HeapSummary, IdList, LoadClass, Record, RecordHeader, Records, StartThread, Trace, UnknownTags,

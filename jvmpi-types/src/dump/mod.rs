@@ -241,6 +241,13 @@ impl ClassLayouts {
         Some(chain.concat())
     }
 
+    /// A cache of [`ClassLayouts::instance_field_types`] over this table, for decoding many
+    /// instances ([`heap::InstanceDump::fields_with`]).
+    #[must_use]
+    pub fn instance_layout_cache(&self) -> InstanceLayoutCache<'_> {
+        InstanceLayoutCache::new(self)
+    }
+
     /// Number of classes known.
     #[must_use]
     pub fn len(&self) -> usize {
@@ -257,6 +264,86 @@ impl ClassLayouts {
 impl ClassResolver for ClassLayouts {
     fn class_layout(&self, class: ObjectId) -> Option<&ClassLayout> {
         self.map.get(&class)
+    }
+}
+
+/// How many field types an [`InstanceLayoutCache`] keeps in all (1 MiB): past it, the types
+/// are gathered per call, so long superclass chains (whose instance layouts repeat the
+/// superclasses' fields) cannot make the cache grow quadratically.
+const CACHED_TYPES: usize = 1 << 20;
+
+/// The instance field types of each class ([`ClassLayouts::instance_field_types`]), gathered
+/// once per class: decoding many `JVMPI_GC_INSTANCE_DUMP`s through it
+/// ([`heap::InstanceDump::fields_with`]) costs one lookup per instance instead of a walk of
+/// the superclass chain and a new list each.
+///
+/// ```
+/// use jvmpi_types::dump::heap::InstanceDump;
+/// use jvmpi_types::dump::Value;
+/// use jvmpi_types::{ClassLayouts, DumpLevel, DumpOptions, IdOrder, IdSize, ObjectId, TypeCode};
+///
+/// let mut classes = ClassLayouts::new();
+/// classes.insert_instance_fields(ObjectId(2), vec![TypeCode::Int]);
+/// classes.insert_super(ObjectId(2), ObjectId::NULL);
+/// let options = DumpOptions::new(IdSize::Four, IdOrder::Little);
+/// let mut cache = classes.instance_layout_cache();
+/// for n in 0..3 {
+///     let instance = InstanceDump { object: ObjectId(10 + n), class: ObjectId(2), values: vec![0, 0, 0, 7] };
+///     let fields = instance.fields_with(&mut cache, options, DumpLevel::Level2).unwrap()?;
+///     assert_eq!(fields, [Value::Int(7)]);
+/// }
+/// assert_eq!(cache.len(), 1);
+/// # Ok::<(), jvmpi_types::Error>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct InstanceLayoutCache<'c> {
+    classes: &'c ClassLayouts,
+    /// `None`: a class of the chain is unknown (or the chain loops).
+    types: HashMap<ObjectId, Option<Box<[TypeCode]>>>,
+    /// Field types held by `types` (each `None` counted as one).
+    cached: usize,
+    /// The last types gathered past [`CACHED_TYPES`].
+    uncached: Option<Vec<TypeCode>>,
+}
+
+impl<'c> InstanceLayoutCache<'c> {
+    /// An empty cache over `classes`.
+    #[must_use]
+    pub fn new(classes: &'c ClassLayouts) -> Self {
+        Self {
+            classes,
+            types: HashMap::new(),
+            cached: 0,
+            uncached: None,
+        }
+    }
+
+    /// The types of the values of an instance of `class`, as
+    /// [`ClassLayouts::instance_field_types`] gives them, gathered on the first call for the
+    /// class.
+    pub fn field_types(&mut self, class: ObjectId) -> Option<&[TypeCode]> {
+        if !self.types.contains_key(&class) {
+            let types = self.classes.instance_field_types(class);
+            let size = types.as_ref().map_or(1, Vec::len).max(1);
+            if self.cached.saturating_add(size) > CACHED_TYPES {
+                return self.uncached.insert(types?).get(..);
+            }
+            self.cached += size;
+            self.types.insert(class, types.map(Vec::into_boxed_slice));
+        }
+        self.types.get(&class)?.as_deref()
+    }
+
+    /// The number of classes cached (known or not).
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.types.len()
+    }
+
+    /// Whether no class is cached.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.types.is_empty()
     }
 }
 

@@ -87,9 +87,12 @@ pub struct InstanceDump {
 impl InstanceDump {
     /// Decodes [`InstanceDump::values`] with the field types `classes` knows for this
     /// instance's class and its superclasses ([`ClassLayouts::instance_field_types`]); `None`
-    /// when some class of the chain is unknown.
+    /// when some class of the chain is unknown. This gathers the types for the call; to
+    /// decode many instances, use [`InstanceDump::fields_with`] and an
+    /// [`InstanceLayoutCache`], which gathers them once per class.
     ///
     /// [`ClassLayouts::instance_field_types`]: crate::ClassLayouts::instance_field_types
+    /// [`InstanceLayoutCache`]: crate::dump::InstanceLayoutCache
     pub fn fields_from(
         &self,
         classes: &crate::ClassLayouts,
@@ -98,6 +101,19 @@ impl InstanceDump {
     ) -> Option<Result<Vec<Value>>> {
         let types = classes.instance_field_types(self.class)?;
         Some(self.fields(types, options, level))
+    }
+
+    /// Decodes [`InstanceDump::values`] as [`InstanceDump::fields_from`] does, through the
+    /// field types `cache` holds for this instance's class; `None` when some class of the
+    /// chain is unknown.
+    pub fn fields_with(
+        &self,
+        cache: &mut crate::dump::InstanceLayoutCache<'_>,
+        options: DumpOptions,
+        level: DumpLevel,
+    ) -> Option<Result<Vec<Value>>> {
+        let types = cache.field_types(self.class)?;
+        Some(self.fields(types.iter().copied(), options, level))
     }
 
     /// Decodes [`InstanceDump::values`] given the types of the instance fields in dump order
@@ -317,8 +333,9 @@ pub enum HeapDumpRecord {
         /// The object.
         object: ObjectId,
     },
-    /// `JVMPI_GC_CLASS_DUMP`.
-    ClassDump(ClassDump),
+    /// `JVMPI_GC_CLASS_DUMP`. Boxed: class dumps are few and large (136 bytes with 8-byte ids),
+    /// so the other records (the many instance and array dumps) do not pay for their size.
+    ClassDump(Box<ClassDump>),
     /// `JVMPI_GC_INSTANCE_DUMP`.
     InstanceDump(InstanceDump),
     /// `JVMPI_GC_OBJ_ARRAY_DUMP`.
@@ -412,9 +429,9 @@ impl HeapDumpRecord {
                 object: obj(cur, "root object id")?,
             },
             HeapDumpTag::RootThreadObj => return Err(thread_obj_unsupported(offset)),
-            HeapDumpTag::ClassDump => {
-                Self::ClassDump(read_class_dump(cur, offset, level, resolver, shapes)?)
-            }
+            HeapDumpTag::ClassDump => Self::ClassDump(Box::new(read_class_dump(
+                cur, offset, level, resolver, shapes,
+            )?)),
             HeapDumpTag::InstanceDump => {
                 let object = obj(cur, "instance object id")?;
                 let class = obj(cur, "instance class id")?;

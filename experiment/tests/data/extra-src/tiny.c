@@ -1,0 +1,1 @@
+int tiny(int x) { return x + 1; }
