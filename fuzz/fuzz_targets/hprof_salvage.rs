@@ -3,7 +3,8 @@
 //! `Histogram::from_bytes_parallel` never panic; a stop's offset lies in the input; the two
 //! salvaging readers agree on whether the file is whole; a whole file's salvaged histogram is
 //! the one `from_bytes` and `from_bytes_parallel` count; and the partial index answers every
-//! question (layouts, fields, stacks, strings) with a value or an error.
+//! question (layouts, fields, stacks, strings) with a value or an error, its layout cache
+//! decoding every instance as the index does.
 #![no_main]
 
 use hprof::binary::histogram::Histogram;
@@ -82,10 +83,13 @@ fuzz_target!(|data: &[u8]| {
         let _ = ix.thread_stacks();
         let _ = ix.java_strings();
         let _ = ix.roots().len();
+        let mut cache = ix.layout_cache();
         for s in ix.sub_records().take(4096) {
             match s {
                 Ok(SubRecord::InstanceDump(i)) => {
-                    let _ = ix.instance_fields(&i);
+                    // The cached layouts decode every instance as the index does.
+                    let direct = format!("{:?}", ix.instance_fields(&i));
+                    assert_eq!(format!("{:?}", cache.instance_fields(&i)), direct);
                 }
                 Ok(_) => {}
                 Err(e) => {
