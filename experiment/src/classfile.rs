@@ -93,9 +93,18 @@ struct Pool<'a> {
 
 impl<'a> Pool<'a> {
     fn read(c: &mut Cursor<'a>, data: &'a [u8]) -> Result<Pool<'a>> {
-        let count = c.u16("class file constant_pool_count")?;
-        // At most 65535 entries, and every entry takes at least 3 bytes of input.
-        let count = usize::from(count).min(c.remaining() / 3 + 1).max(1);
+        let count = usize::from(c.u16("class file constant_pool_count")?).max(1);
+        // Every entry takes at least 3 bytes of input: a count the rest cannot hold is a cut-off
+        // file, reported as such rather than read as a shorter pool (and never allocated for).
+        let needed = (count - 1).saturating_mul(3);
+        if needed > c.remaining() {
+            return Err(Error::Truncated {
+                what: "class file constant pool",
+                offset: c.offset(),
+                needed: needed as u64,
+                available: c.remaining() as u64,
+            });
+        }
         let mut pool = Pool {
             data,
             utf8: vec![None; count],

@@ -198,6 +198,12 @@ fn class_files_give_line_tables_and_reject_other_bytes() {
         let err = ClassFile::parse(&bytes[..cut]).unwrap_err();
         assert!(err.is_truncated(), "{cut}: {err}");
     }
+    // Cut right after constant_pool_count: the pool the count announces is missing.
+    let err = ClassFile::parse(&bytes[..10]).unwrap_err();
+    assert!(
+        err.to_string().contains("class file constant pool"),
+        "{err}"
+    );
     let err = ClassFile::parse(b"\x7fELF\x02\x01\x01\0").unwrap_err();
     assert!(err.to_string().contains("class file magic"), "{err}");
 }
