@@ -325,7 +325,8 @@ fn open_input(path: &Path, is_dir: bool) -> Result<Input, String> {
 }
 
 fn export_dump(map: &memmap2::Mmap, sink: &mut Sink) -> Result<Outcome, String> {
-    let bar = progress_bar(2 * map.len() as u64, "{bar:40} {bytes}/{total_bytes} {eta}");
+    // One pass over the dump, a second one only for a dump whose class dumps come late.
+    let bar = progress_bar(map.len() as u64, "{bar:40} {bytes}/{total_bytes} {eta}");
     // Pages already read are given back to the kernel as the export moves on, so the dump's
     // pages never pile up in our resident set (the exporter reads each region once per pass,
     // and a page read again is simply read again from the file).
@@ -334,6 +335,9 @@ fn export_dump(map: &memmap2::Mmap, sink: &mut Sink) -> Result<Outcome, String> 
     let mut released = 0u64;
     let mut progress = |n: u64| {
         if let Some(b) = &bar {
+            if n > len {
+                b.set_length(2 * len);
+            }
             b.set_position(n);
         }
         let at = n % len.max(1);

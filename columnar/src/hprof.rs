@@ -1,9 +1,12 @@
 //! HPROF binary heap dumps as tables: `classes`, `objects`, `references`, `roots`, `strings`,
 //! `stack_frames` and `stack_traces` (schemas in the [crate docs](crate#hprof-tables)).
 //!
-//! Two streaming passes over the dump's bytes (a memory map is the usual source): the first
-//! reads strings, classes, stack frames and traces and GC roots; the second writes one row per
-//! object and one per reference. Memory holds the class dumps and class names, never objects.
+//! One streaming pass over the dump's heap dumps (a memory map is the usual source), after the
+//! records outside them (strings, class names, stack frames and traces; heap dumps are
+//! stepped over): one row per object, reference and root, class dumps kept as they come. A
+//! dump whose class dumps follow instances of their class (HotSpot and ART write them first)
+//! gets a second pass for those instances' references. Memory holds the class dumps and class
+//! names, never objects.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
@@ -12,7 +15,7 @@ use arrow_array::ArrayRef;
 use arrow_array::builder::{
     Int32Builder, StringBuilder, UInt16Builder, UInt32Builder, UInt64Builder,
 };
-use arrow_array::types::{UInt32Type, UInt64Type};
+use arrow_array::types::{UInt8Type, UInt32Type, UInt64Type};
 use arrow_schema::{DataType, Field, Schema, SchemaRef};
 
 use hprof::binary::heap_dump::{
@@ -96,6 +99,12 @@ fn field(name: &str, ty: DataType, nullable: bool) -> Field {
     Field::new(name, ty, nullable)
 }
 
+/// A string column stored as a dictionary with `key` keys (Parquet: a UTF-8 column,
+/// dictionary-encoded).
+fn dictionary(key: DataType) -> DataType {
+    DataType::Dictionary(Box::new(key), Box::new(DataType::Utf8))
+}
+
 /// The `classes` table's schema.
 pub fn classes_schema() -> SchemaRef {
     Arc::new(Schema::new(vec![
@@ -115,11 +124,11 @@ pub fn objects_schema() -> SchemaRef {
     Arc::new(Schema::new(vec![
         field("id", DataType::UInt64, false),
         field("class_id", DataType::UInt64, true),
-        field("kind", DataType::Utf8, false),
+        field("kind", dictionary(DataType::UInt8), false),
         field("shallow_size", DataType::UInt64, false),
         field("array_length", DataType::UInt32, true),
-        field("element_type", DataType::Utf8, true),
-        field("heap", DataType::Utf8, true),
+        field("element_type", dictionary(DataType::UInt8), true),
+        field("heap", dictionary(DataType::UInt32), true),
         field("offset", DataType::UInt64, false),
     ]))
 }
@@ -129,7 +138,7 @@ pub fn references_schema() -> SchemaRef {
     Arc::new(Schema::new(vec![
         field("from_id", DataType::UInt64, false),
         field("to_id", DataType::UInt64, false),
-        field("field", DataType::Utf8, true),
+        field("field", dictionary(DataType::UInt32), true),
         field("array_index", DataType::UInt32, true),
     ]))
 }
@@ -223,7 +232,8 @@ impl Summary {
 }
 
 /// Writes the tables of the dump in `data` to `sink`; `progress` is called now and then with
-/// the number of bytes read so far (of `2 × data.len()`: the export makes two passes).
+/// the number of bytes read so far: up to `data.len()`, then up to `2 × data.len()` when a
+/// second pass is needed (see the [module docs](self)).
 ///
 /// A dump cut off or damaged mid-way is not an error: every table gets the rows before the
 /// damage, and [`Summary::stopped`] says what stopped the export and where.
@@ -249,23 +259,26 @@ pub fn export(
         sink.begin(name, schema)?;
     }
     let mut summary = Summary::default();
-    let first = first_pass(data, sink, progress, &mut summary)?;
-    let mut second = SecondPass::new(&first, id_size);
-    second.run(data, sink, progress, &mut summary)?;
-    let unknown = std::mem::take(&mut second.unknown_classes);
-    drop(second);
-    write_classes(&first, &unknown, sink, &mut summary)?;
-    write_frames(&first, sink, &mut summary)?;
+    let names = top_level(data, sink, &mut summary)?;
+    let mut heap = HeapPass::new(&names, id_size);
+    let walked = heap.run(data, sink, progress, &mut summary)?;
+    summary.missing_heap_dump_end =
+        walked.stopped.is_none() && walked.saw_segment && !walked.saw_end;
+    summary.stopped = walked.stopped;
+    if heap.defer() {
+        let total = data.len() as u64;
+        heap.run(data, sink, &mut |at| progress(total + at), &mut summary)?;
+    }
+    write_classes(&names, &heap, sink, &mut summary)?;
+    write_frames(&names, sink, &mut summary)?;
     Ok(summary)
 }
 
-/// What a pass does with what [`walk`] finds: records outside heap dumps through
-/// [`Pass::record`], heap-dump sub-records through `hprof`'s [`Visit`] (instance and array
-/// dumps by their own methods, the others as [`Event::SubRecord`]). A sink error met inside
-/// a visit is kept and handed back by [`Pass::failed`].
+/// What a pass does with what [`walk`] finds: heap-dump sub-records through `hprof`'s
+/// [`Visit`] (instance and array dumps by their own methods, the others as
+/// [`Event::SubRecord`]). A sink error met inside a visit is kept and handed back by
+/// [`Pass::failed`].
 trait Pass<'a>: Visit<'a> {
-    /// A record outside heap dumps.
-    fn record(&mut self, record: Record<'a>);
     /// The first sink error, if any (the walk stops there).
     fn failed(&mut self) -> Option<Error>;
 }
@@ -316,10 +329,7 @@ fn walk<'a, P: Pass<'a>>(
                 }
             }
             Record::HeapDumpEnd => walked.saw_end = true,
-            other => {
-                pass.record(other);
-                check(pass)?;
-            }
+            _ => {}
         }
     }
     // Salvage the sub-records of a heap dump record the file cuts short.
@@ -352,11 +362,9 @@ fn records_len(data: &[u8]) -> usize {
     }
 }
 
-/// What the first pass keeps: names, class dumps, load classes, frames.
-struct FirstPass<'a> {
+/// What the records outside heap dumps say: names, load classes, frames.
+struct Names {
     names: ClassNames,
-    class_dumps: IdMap<ClassDump<'a>>,
-    class_order: Vec<Id>,
     load_classes: IdMap<u32>,
     class_by_serial: HashMap<u32, Id>,
     frames: Vec<Frame>,
@@ -366,139 +374,52 @@ fn lossy(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
     String::from_utf8_lossy(bytes)
 }
 
-/// The first pass's visitor: names, class dumps, frames and roots; objects are skipped.
-struct FirstVisitor<'s, 'a> {
-    first: FirstPass<'a>,
-    sink: &'s mut dyn BatchSink,
-    failed: Option<Error>,
-    strings: StringsRows,
-    traces: TraceRows,
-    roots: RootRows,
-    heap: Option<String>,
-    rows: [u64; 3],
-}
-
-impl<'a> FirstVisitor<'_, 'a> {
-    fn keep(&mut self, r: Result<u64>, table: usize) {
-        match r {
-            Ok(n) => {
-                if let Some(rows) = self.rows.get_mut(table) {
-                    *rows += n;
-                }
-            }
-            Err(e) => {
-                self.failed.get_or_insert(e);
-            }
-        }
-    }
-}
-
-impl<'a> Visit<'a> for FirstVisitor<'_, 'a> {
-    fn event(&mut self, event: Event<'a>) {
-        let Event::SubRecord(_, s) = event else {
-            return;
-        };
-        match s {
-            SubRecord::ClassDump(c) if !self.first.class_dumps.contains_key(&c.class_id) => {
-                self.first.class_dumps.insert(c.class_id, c);
-                self.first.class_order.push(c.class_id);
-            }
-            SubRecord::Root(root) => {
-                self.roots.push(&root, self.heap.as_deref());
-                let r = self.roots.flush_if_full(self.sink);
-                self.keep(r, 2);
-            }
-            SubRecord::HeapDumpInfo(info) => {
-                self.heap = self
-                    .first
-                    .names
-                    .string(info.name_id)
-                    .map(|b| lossy(b).into_owned());
-            }
-            _ => {}
-        }
-    }
-
-    #[inline]
-    fn instance_dump(&mut self, _: u64, _: InstanceDump<'a>) {}
-
-    #[inline]
-    fn object_array_dump(&mut self, _: u64, _: ObjectArrayDump<'a>) {}
-
-    #[inline]
-    fn primitive_array_dump(&mut self, _: u64, _: PrimitiveArrayDump<'a>) {}
-}
-
-impl<'a> Pass<'a> for FirstVisitor<'_, 'a> {
-    fn record(&mut self, record: Record<'a>) {
+/// Reads the records outside heap dumps (`UTF8`, `LOAD CLASS`, `FRAME`, `TRACE`; heap dumps
+/// are stepped over by their length), writing `strings` and `stack_traces`, so every name is
+/// known before the first object is read. Stops at the first damaged record, which the heap
+/// pass reports.
+fn top_level(data: &[u8], sink: &mut dyn BatchSink, summary: &mut Summary) -> Result<Names> {
+    let (_, records) = Records::new(data).map_err(Error::Hprof)?;
+    let mut names = Names {
+        names: ClassNames::new(),
+        load_classes: IdMap::default(),
+        class_by_serial: HashMap::new(),
+        frames: Vec::new(),
+    };
+    let mut strings = StringsRows::default();
+    let mut traces = TraceRows::default();
+    let (mut strings_sent, mut traces_sent) = (0, 0);
+    for r in records {
+        let Ok((_, record)) = r else { break };
         match record {
             Record::Utf8(u) => {
-                self.first.names.add_string(u.id, u.bytes);
-                self.strings.push(u.id, &lossy(u.bytes));
-                let r = self.strings.flush_if_full(self.sink);
-                self.keep(r, 0);
+                names.names.add_string(u.id, u.bytes);
+                strings.push(u.id, &lossy(u.bytes));
+                strings_sent += strings.flush_if_full(sink)?;
             }
             Record::LoadClass(l) => {
-                self.first.names.add_class(l.class_id, l.name_id);
-                self.first.load_classes.insert(l.class_id, l.class_serial);
-                self.first
-                    .class_by_serial
-                    .insert(l.class_serial, l.class_id);
+                names.names.add_class(l.class_id, l.name_id);
+                names.load_classes.insert(l.class_id, l.class_serial);
+                names.class_by_serial.insert(l.class_serial, l.class_id);
             }
-            Record::Frame(f) => self.first.frames.push(f),
+            Record::Frame(f) => names.frames.push(f),
             Record::Trace(t) => {
                 for (depth, frame_id) in t.frame_ids.iter().enumerate() {
-                    self.traces.push(
+                    traces.push(
                         t.stack_trace_serial,
                         t.thread_serial,
                         depth as u32,
                         frame_id,
                     );
                 }
-                let r = self.traces.flush_if_full(self.sink);
-                self.keep(r, 1);
+                traces_sent += traces.flush_if_full(sink)?;
             }
             _ => {}
         }
     }
-
-    fn failed(&mut self) -> Option<Error> {
-        self.failed.take()
-    }
-}
-
-fn first_pass<'a>(
-    data: &'a [u8],
-    sink: &mut dyn BatchSink,
-    progress: &mut dyn FnMut(u64),
-    summary: &mut Summary,
-) -> Result<FirstPass<'a>> {
-    let mut v = FirstVisitor {
-        first: FirstPass {
-            names: ClassNames::new(),
-            class_dumps: IdMap::default(),
-            class_order: Vec::new(),
-            load_classes: IdMap::default(),
-            class_by_serial: HashMap::new(),
-            frames: Vec::new(),
-        },
-        sink,
-        failed: None,
-        strings: StringsRows::default(),
-        traces: TraceRows::default(),
-        roots: RootRows::default(),
-        heap: None,
-        rows: [0; 3],
-    };
-    let walked = walk(data, progress, &mut v)?;
-    summary.missing_heap_dump_end =
-        walked.stopped.is_none() && walked.saw_segment && !walked.saw_end;
-    summary.stopped = walked.stopped;
-    let [strings, traces, roots] = v.rows;
-    *summary.rows.entry(table::STRINGS).or_default() += strings + v.strings.flush(v.sink)?;
-    *summary.rows.entry(table::STACK_TRACES).or_default() += traces + v.traces.flush(v.sink)?;
-    *summary.rows.entry(table::ROOTS).or_default() += roots + v.roots.flush(v.sink)?;
-    Ok(v.first)
+    *summary.rows.entry(table::STRINGS).or_default() += strings_sent + strings.flush(sink)?;
+    *summary.rows.entry(table::STACK_TRACES).or_default() += traces_sent + traces.flush(sink)?;
+    Ok(names)
 }
 
 /// The big-endian id at `at` in `bytes`, if `bytes` holds it.
@@ -523,95 +444,133 @@ struct RefField {
     name: u32,
 }
 
-struct SecondPass<'f, 'a> {
-    first: &'f FirstPass<'a>,
-    id_size: IdSize,
-    /// Per class: where the object fields of its full layout are in `fields` (`None`: no
-    /// usable layout).
-    classes: IdMap<Option<(u32, u32)>>,
-    /// The object fields of every layout met, one layout after another.
-    fields: Vec<RefField>,
-    class_class_id: Option<Id>,
-    unknown_classes: HashSet<Id>,
-    objects: ObjectColumns,
-    refs: RefColumns,
+/// Which instances a walk over the heap dumps writes references for.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Step {
+    /// The one pass over the heap dumps: every row of `objects` and `roots`, and the
+    /// references of every instance whose class layout is known by then.
+    Heap,
+    /// After it, only when a class dump came after instances of its class: the references of
+    /// those instances.
+    Deferred,
 }
 
-impl<'f, 'a> SecondPass<'f, 'a> {
-    fn new(first: &'f FirstPass<'a>, id_size: IdSize) -> Self {
-        let class_class_id = first
+/// The walk over the heap dumps: class dumps, roots, objects and references.
+struct HeapPass<'n, 'a> {
+    names: &'n Names,
+    id_size: IdSize,
+    step: Step,
+    /// The first `CLASS_DUMP` of each class, in the order met.
+    class_dumps: IdMap<ClassDump<'a>>,
+    class_order: Vec<Id>,
+    /// Per class: where the object fields of its full layout are in `fields` (`None`: no
+    /// usable layout, or not yet in this step).
+    layouts: IdMap<Option<(u32, u32)>>,
+    /// The object fields of every layout met, one layout after another.
+    fields: Vec<RefField>,
+    /// Scratch: the classes between a class and the first superclass with a known layout.
+    chain: Vec<Id>,
+    /// Classes of object arrays.
+    array_classes: HashSet<Id, IdState>,
+    /// Classes of instances read without a layout.
+    deferred: HashSet<Id, IdState>,
+    class_class_id: Option<Id>,
+    heap: Option<String>,
+    objects: ObjectColumns,
+    refs: RefColumns,
+    roots: RootRows,
+}
+
+impl<'n, 'a> HeapPass<'n, 'a> {
+    fn new(names: &'n Names, id_size: IdSize) -> Self {
+        let class_class_id = names
             .names
             .class_ids()
-            .filter(|&id| first.names.raw_name(id) == Some(b"java/lang/Class"))
+            .filter(|&id| names.names.raw_name(id) == Some(b"java/lang/Class"))
             .min();
-        SecondPass {
-            first,
+        HeapPass {
+            names,
             id_size,
-            classes: IdMap::default(),
+            step: Step::Heap,
+            class_dumps: IdMap::default(),
+            class_order: Vec::new(),
+            layouts: IdMap::default(),
             fields: Vec::new(),
+            chain: Vec::new(),
+            array_classes: HashSet::default(),
+            deferred: HashSet::default(),
             class_class_id,
-            unknown_classes: HashSet::new(),
+            heap: None,
             objects: ObjectColumns::default(),
             refs: RefColumns::default(),
+            roots: RootRows::default(),
         }
     }
 
     /// The object fields of `class_id`'s layout along its superclass chain; `None` when a
-    /// class of the chain has no `CLASS_DUMP` or the chain loops.
+    /// class of the chain has no `CLASS_DUMP` (yet) or the chain loops. Each class's layout
+    /// is built once, from its superclass's: its own fields come first in an instance's
+    /// data, then its superclass's.
     fn layout(&mut self, class_id: Id) -> Option<(u32, u32)> {
-        if let Some(&l) = self.classes.get(&class_id) {
+        if let Some(&l) = self.layouts.get(&class_id) {
             return l;
         }
-        let start = self.fields.len();
-        let mut offset = 0usize;
+        // Up to the first class whose layout is known, or the root, or a class without a
+        // dump, or a loop (a chain longer than there are classes).
+        self.chain.clear();
         let mut id = class_id;
-        let mut steps = 0usize;
-        let mut ok = true;
-        while id != 0 {
-            steps += 1;
-            let Some(c) = self.first.class_dumps.get(&id) else {
-                ok = false;
-                break;
+        let mut base = loop {
+            if id == 0 {
+                break Some((0, 0));
+            }
+            if let Some(&l) = self.layouts.get(&id) {
+                break l;
+            }
+            let Some(c) = self.class_dumps.get(&id) else {
+                break None;
             };
-            if steps > self.first.class_dumps.len() {
-                ok = false;
-                break;
+            if self.chain.len() >= self.class_dumps.len() {
+                break None;
             }
-            for f in c.instance_fields() {
-                if f.field_type == BasicType::Object {
-                    let name = self
-                        .refs
-                        .intern(self.first.names.string(f.name_id).unwrap_or_default());
-                    self.fields.push(RefField {
-                        offset: u32::try_from(offset).unwrap_or(u32::MAX),
-                        name,
-                    });
-                }
-                offset = offset.saturating_add(f.field_type.size(self.id_size));
-            }
+            self.chain.push(id);
             id = c.super_class_id;
+        };
+        // Then down again, each class's layout from its superclass's.
+        while let Some(id) = self.chain.pop() {
+            base = base.and_then(|super_layout| self.extend_layout(id, super_layout));
+            self.layouts.insert(id, base);
         }
-        let end = self.fields.len();
-        if !ok {
-            self.fields.truncate(start);
-        }
-        let range = u32::try_from(start).ok().zip(u32::try_from(end).ok());
-        let layout = range.filter(|_| ok);
-        let known = self.first.load_classes.contains_key(&class_id)
-            || self.first.class_dumps.contains_key(&class_id);
-        if class_id != 0 && !known {
-            self.unknown_classes.insert(class_id);
-        }
-        self.classes.insert(class_id, layout);
-        layout
+        base
     }
 
-    /// Notes a class id an object names (a class the dump never describes is listed in
-    /// `classes` at the end, as the histogram names it).
-    fn note_class(&mut self, class_id: Id) {
-        if !self.classes.contains_key(&class_id) {
-            let _ = self.layout(class_id);
+    /// The layout of class `id`: its own object fields, then those of `super_layout` moved
+    /// past its own field bytes.
+    fn extend_layout(&mut self, id: Id, (start, end): (u32, u32)) -> Option<(u32, u32)> {
+        let c = self.class_dumps.get(&id)?;
+        let from = self.fields.len();
+        let mut offset = 0usize;
+        for f in c.instance_fields() {
+            if f.field_type == BasicType::Object {
+                let name = self
+                    .refs
+                    .intern(self.names.names.string(f.name_id).unwrap_or_default());
+                self.fields.push(RefField {
+                    offset: u32::try_from(offset).ok()?,
+                    name,
+                });
+            }
+            offset = offset.saturating_add(f.field_type.size(self.id_size));
         }
+        let own = u32::try_from(offset).ok()?;
+        for i in start..end {
+            let f = *self.fields.get(i as usize)?;
+            self.fields.push(RefField {
+                offset: f.offset.checked_add(own)?,
+                name: f.name,
+            });
+        }
+        let to = u32::try_from(self.fields.len()).ok()?;
+        Some((u32::try_from(from).ok()?, to))
     }
 
     fn run(
@@ -620,26 +579,72 @@ impl<'f, 'a> SecondPass<'f, 'a> {
         sink: &mut dyn BatchSink,
         progress: &mut dyn FnMut(u64),
         summary: &mut Summary,
-    ) -> Result<()> {
-        let total = data.len() as u64;
-        let mut v = SecondVisitor {
+    ) -> Result<Walked> {
+        let mut v = HeapVisitor {
             pass: self,
             sink,
             summary,
             failed: None,
-            objects: 0,
-            refs: 0,
+            sent: [0; 3],
         };
-        walk(data, &mut |at| progress(total + at), &mut v)?;
-        let objects = v.objects + v.pass.objects.flush(v.sink)?;
-        let refs = v.refs + v.pass.refs.flush(v.sink)?;
+        let walked = walk(data, progress, &mut v)?;
+        let [objects, refs, roots] = v.sent;
+        let objects = objects + v.pass.objects.flush(v.sink)?;
+        let refs = refs + v.pass.refs.flush(v.sink)?;
+        let roots = roots + v.pass.roots.flush(v.sink)?;
         *v.summary.rows.entry(table::OBJECTS).or_default() += objects;
         *v.summary.rows.entry(table::REFERENCES).or_default() += refs;
-        Ok(())
+        *v.summary.rows.entry(table::ROOTS).or_default() += roots;
+        Ok(walked)
+    }
+
+    /// Readies the [`Step::Deferred`] walk: every layout again, now that all class dumps are
+    /// known. Whether any instance read without a layout has one now (else the walk is not
+    /// needed).
+    fn defer(&mut self) -> bool {
+        self.step = Step::Deferred;
+        self.layouts.clear();
+        self.fields.clear();
+        let deferred: Vec<Id> = self.deferred.iter().copied().collect();
+        let mut any = false;
+        for id in deferred {
+            any |= self.layout(id).is_some();
+        }
+        any
+    }
+
+    /// Classes objects name that the dump never describes (no `LOAD CLASS`, no
+    /// `CLASS_DUMP`): listed in `classes` at the end, as the histogram names them.
+    fn unknown_classes(&self) -> Vec<Id> {
+        let known = |id: &Id| {
+            *id == 0
+                || self.names.load_classes.contains_key(id)
+                || self.class_dumps.contains_key(id)
+        };
+        let mut unknown: Vec<Id> = self
+            .layouts
+            .keys()
+            .chain(self.array_classes.iter())
+            .copied()
+            .filter(|id| !known(id))
+            .collect();
+        unknown.sort_unstable();
+        unknown.dedup();
+        unknown
     }
 
     #[inline]
     fn instance(&mut self, at: u64, i: &InstanceDump<'_>, summary: &mut Summary) {
+        if self.step == Step::Deferred {
+            if self.deferred.contains(&i.class_id) {
+                if let Some(layout) = self.layout(i.class_id) {
+                    self.instance_refs(i, layout);
+                    summary.instances_without_layout =
+                        summary.instances_without_layout.saturating_sub(1);
+                }
+            }
+            return;
+        }
         self.objects.push(
             i.object_id,
             i.class_id,
@@ -650,25 +655,34 @@ impl<'f, 'a> SecondPass<'f, 'a> {
             at,
         );
         match self.layout(i.class_id) {
-            Some((start, end)) => {
-                let fields = self
-                    .fields
-                    .get(start as usize..end as usize)
-                    .unwrap_or_default();
-                for f in fields {
-                    let to = read_id(self.id_size, i.data, f.offset as usize).unwrap_or(0);
-                    if to != 0 {
-                        self.refs.push_field(i.object_id, to, f.name);
-                    }
-                }
+            Some(layout) => self.instance_refs(i, layout),
+            None => {
+                summary.instances_without_layout += 1;
+                self.deferred.insert(i.class_id);
             }
-            None => summary.instances_without_layout += 1,
+        }
+    }
+
+    #[inline]
+    fn instance_refs(&mut self, i: &InstanceDump<'_>, (start, end): (u32, u32)) {
+        let fields = self
+            .fields
+            .get(start as usize..end as usize)
+            .unwrap_or_default();
+        for f in fields {
+            let to = read_id(self.id_size, i.data, f.offset as usize).unwrap_or(0);
+            if to != 0 {
+                self.refs.push_field(i.object_id, to, f.name);
+            }
         }
     }
 
     #[inline]
     fn object_array(&mut self, at: u64, a: &ObjectArrayDump<'_>) {
-        self.note_class(a.array_class_id);
+        if self.step == Step::Deferred {
+            return;
+        }
+        self.array_classes.insert(a.array_class_id);
         self.objects.push(
             a.array_id,
             a.array_class_id,
@@ -687,6 +701,9 @@ impl<'f, 'a> SecondPass<'f, 'a> {
 
     #[inline]
     fn primitive_array(&mut self, at: u64, a: &PrimitiveArrayDump<'_>) {
+        if self.step == Step::Deferred {
+            return;
+        }
         let size = a.element_type.size(IdSize::Four).max(1);
         self.objects.push(
             a.array_id,
@@ -700,11 +717,17 @@ impl<'f, 'a> SecondPass<'f, 'a> {
     }
 
     /// Sub-records other than instance and array dumps.
-    fn sub_record(&mut self, s: &SubRecord<'_>, at: u64, summary: &mut Summary) {
+    fn sub_record(&mut self, s: SubRecord<'a>, at: u64, summary: &mut Summary) {
+        if self.step == Step::Deferred {
+            if let SubRecord::InstanceDump(i) = s {
+                self.instance(at, &i, summary);
+            }
+            return;
+        }
         match s {
-            SubRecord::InstanceDump(i) => self.instance(at, i, summary),
-            SubRecord::ObjectArrayDump(a) => self.object_array(at, a),
-            SubRecord::PrimitiveArrayDump(a) => self.primitive_array(at, a),
+            SubRecord::InstanceDump(i) => self.instance(at, &i, summary),
+            SubRecord::ObjectArrayDump(a) => self.object_array(at, &a),
+            SubRecord::PrimitiveArrayDump(a) => self.primitive_array(at, &a),
             SubRecord::PrimitiveArrayNoData(a) => {
                 let size = a.element_type.size(IdSize::Four) as u64;
                 self.objects.push(
@@ -717,84 +740,90 @@ impl<'f, 'a> SecondPass<'f, 'a> {
                     at,
                 );
             }
-            SubRecord::ClassDump(c) => {
-                self.objects.push(
-                    c.class_id,
-                    self.class_class_id.unwrap_or(0),
-                    CLASS,
-                    0,
-                    0,
-                    None,
-                    at,
-                );
-                for (to, name) in [
-                    (c.super_class_id, SUPER),
-                    (c.class_loader_id, LOADER),
-                    (c.signers_id, SIGNERS),
-                    (c.protection_domain_id, PROTECTION_DOMAIN),
-                ] {
-                    if to != 0 {
-                        self.refs.push_field(c.class_id, to, name);
-                    }
-                }
-                for st in c.static_fields() {
-                    if let Value::Object(to) = st.value {
-                        if to != 0 {
-                            let name = self
-                                .refs
-                                .intern(self.first.names.string(st.name_id).unwrap_or_default());
-                            self.refs.push_field(c.class_id, to, name);
-                        }
-                    }
-                }
-                for cp in c.constant_pool() {
-                    if let Value::Object(to) = cp.value {
-                        if to != 0 {
-                            let name = format!("<constant_pool[{}]>", cp.index);
-                            let name = self.refs.intern(name.as_bytes());
-                            self.refs.push_field(c.class_id, to, name);
-                        }
-                    }
-                }
-            }
+            SubRecord::ClassDump(c) => self.class_dump(c, at),
+            SubRecord::Root(root) => self.roots.push(&root, self.heap.as_deref()),
             SubRecord::HeapDumpInfo(info) => {
-                let name = self
-                    .first
+                self.heap = self
+                    .names
                     .names
                     .string(info.name_id)
                     .map(|b| lossy(b).into_owned());
-                self.objects.set_heap(name);
+                self.objects.set_heap(self.heap.clone());
             }
             _ => {}
         }
     }
-}
 
-/// The second pass's visitor: one row per object and per reference.
-struct SecondVisitor<'p, 'f, 'a, 's> {
-    pass: &'p mut SecondPass<'f, 'a>,
-    sink: &'s mut dyn BatchSink,
-    summary: &'p mut Summary,
-    failed: Option<Error>,
-    objects: u64,
-    refs: u64,
-}
-
-impl SecondVisitor<'_, '_, '_, '_> {
-    /// Sends full batches to the sink.
-    #[inline]
-    fn flush_full(&mut self) {
-        if self.pass.objects.len() >= BATCH_ROWS {
-            match self.pass.objects.flush(self.sink) {
-                Ok(n) => self.objects += n,
-                Err(e) => {
-                    self.failed.get_or_insert(e);
+    /// A class object's row and references; its dump is kept for the layouts (the first
+    /// one, when a class is dumped twice).
+    fn class_dump(&mut self, c: ClassDump<'a>, at: u64) {
+        self.objects.push(
+            c.class_id,
+            self.class_class_id.unwrap_or(0),
+            CLASS,
+            0,
+            0,
+            None,
+            at,
+        );
+        for (to, name) in [
+            (c.super_class_id, SUPER),
+            (c.class_loader_id, LOADER),
+            (c.signers_id, SIGNERS),
+            (c.protection_domain_id, PROTECTION_DOMAIN),
+        ] {
+            if to != 0 {
+                self.refs.push_field(c.class_id, to, name);
+            }
+        }
+        for st in c.static_fields() {
+            if let Value::Object(to) = st.value {
+                if to != 0 {
+                    let name = self
+                        .refs
+                        .intern(self.names.names.string(st.name_id).unwrap_or_default());
+                    self.refs.push_field(c.class_id, to, name);
                 }
             }
         }
-        if self.pass.refs.len() >= BATCH_ROWS {
-            match self.pass.refs.flush(self.sink) {
-                Ok(n) => self.refs += n,
+        for cp in c.constant_pool() {
+            if let Value::Object(to) = cp.value {
+                if to != 0 {
+                    let name = format!("<constant_pool[{}]>", cp.index);
+                    let name = self.refs.intern(name.as_bytes());
+                    self.refs.push_field(c.class_id, to, name);
+                }
+            }
+        }
+        if let std::collections::hash_map::Entry::Vacant(e) = self.class_dumps.entry(c.class_id) {
+            e.insert(c);
+            self.class_order.push(c.class_id);
+        }
+    }
+}
+
+/// The heap pass's visitor: one row per object, reference and root.
+struct HeapVisitor<'p, 'n, 'a, 's> {
+    pass: &'p mut HeapPass<'n, 'a>,
+    sink: &'s mut dyn BatchSink,
+    summary: &'p mut Summary,
+    failed: Option<Error>,
+    /// Rows sent of `objects`, `references`, `roots`.
+    sent: [u64; 3],
+}
+
+impl HeapVisitor<'_, '_, '_, '_> {
+    /// Sends full batches to the sink.
+    #[inline]
+    fn flush_full(&mut self) {
+        let [objects, refs, roots] = &mut self.sent;
+        for (r, sent) in [
+            (self.pass.objects.flush_if_full(self.sink), objects),
+            (self.pass.refs.flush_if_full(self.sink), refs),
+            (self.pass.roots.flush_if_full(self.sink), roots),
+        ] {
+            match r {
+                Ok(n) => *sent += n,
                 Err(e) => {
                     self.failed.get_or_insert(e);
                 }
@@ -803,10 +832,10 @@ impl SecondVisitor<'_, '_, '_, '_> {
     }
 }
 
-impl<'a> Visit<'a> for SecondVisitor<'_, '_, 'a, '_> {
+impl<'a> Visit<'a> for HeapVisitor<'_, '_, 'a, '_> {
     fn event(&mut self, event: Event<'a>) {
         if let Event::SubRecord(at, s) = event {
-            self.pass.sub_record(&s, at, self.summary);
+            self.pass.sub_record(s, at, self.summary);
             self.flush_full();
         }
     }
@@ -830,37 +859,33 @@ impl<'a> Visit<'a> for SecondVisitor<'_, '_, 'a, '_> {
     }
 }
 
-impl<'a> Pass<'a> for SecondVisitor<'_, '_, 'a, '_> {
-    fn record(&mut self, _: Record<'a>) {}
-
+impl<'a> Pass<'a> for HeapVisitor<'_, '_, 'a, '_> {
     fn failed(&mut self) -> Option<Error> {
         self.failed.take()
     }
 }
 
 fn write_classes(
-    first: &FirstPass<'_>,
-    unknown: &HashSet<Id>,
+    names: &Names,
+    heap: &HeapPass<'_, '_>,
     sink: &mut dyn BatchSink,
     summary: &mut Summary,
 ) -> Result<()> {
     let mut rows = ClassRows::default();
-    let mut ids: Vec<Id> = first.class_order.clone();
-    let mut extra: Vec<Id> = first
+    let mut ids: Vec<Id> = heap.class_order.clone();
+    let mut extra: Vec<Id> = names
         .load_classes
         .keys()
         .copied()
-        .filter(|id| !first.class_dumps.contains_key(id))
+        .filter(|id| !heap.class_dumps.contains_key(id))
         .collect();
     extra.sort_unstable();
     ids.extend(extra);
-    let mut unknown: Vec<Id> = unknown.iter().copied().collect();
-    unknown.sort_unstable();
-    ids.extend(unknown);
+    ids.extend(heap.unknown_classes());
     for id in ids {
-        let dump = first.class_dumps.get(&id);
+        let dump = heap.class_dumps.get(&id);
         rows.class_id.append_value(id);
-        rows.name.append_value(first.names.java_name(id));
+        rows.name.append_value(names.names.java_name(id));
         rows.super_id
             .append_option(dump.map(|c| c.super_class_id).filter(|&s| s != 0));
         rows.loader_id
@@ -872,7 +897,7 @@ fn write_classes(
         rows.static_field_count
             .append_option(dump.map(|c| c.static_fields_len));
         rows.class_serial
-            .append_option(first.load_classes.get(&id).copied());
+            .append_option(names.load_classes.get(&id).copied());
         rows.len += 1;
         *summary.rows.entry(table::CLASSES).or_default() += rows.flush_if_full(sink)?;
     }
@@ -880,14 +905,10 @@ fn write_classes(
     Ok(())
 }
 
-fn write_frames(
-    first: &FirstPass<'_>,
-    sink: &mut dyn BatchSink,
-    summary: &mut Summary,
-) -> Result<()> {
+fn write_frames(names: &Names, sink: &mut dyn BatchSink, summary: &mut Summary) -> Result<()> {
     let mut rows = FrameRows::default();
-    let string = |id: Id| first.names.string(id).map(|b| lossy(b).into_owned());
-    for f in &first.frames {
+    let string = |id: Id| names.names.string(id).map(|b| lossy(b).into_owned());
+    for f in &names.frames {
         rows.frame_id.append_value(f.frame_id);
         rows.method_name.append_option(string(f.method_name_id));
         rows.method_signature
@@ -895,10 +916,10 @@ fn write_frames(
         rows.source_file.append_option(string(f.source_file_id));
         rows.class_serial.append_value(f.class_serial);
         rows.class_name.append_option(
-            first
+            names
                 .class_by_serial
                 .get(&f.class_serial)
-                .map(|&id| first.names.java_name(id)),
+                .map(|&id| names.names.java_name(id)),
         );
         rows.line.append_value(f.line);
         rows.len += 1;
@@ -945,6 +966,10 @@ struct ObjectColumns {
     heap_names: Vec<String>,
     /// The heap objects are in now.
     current_heap: u32,
+    /// The dictionaries of `kind`, `element_type` and `heap`.
+    kind_names: ArrayRef,
+    element_names: ArrayRef,
+    heap_dictionary: ArrayRef,
 }
 
 impl Default for ObjectColumns {
@@ -960,6 +985,9 @@ impl Default for ObjectColumns {
             offset: Vec::new(),
             heap_names: Vec::new(),
             current_heap: NO_NAME,
+            kind_names: plain::names(KINDS),
+            element_names: plain::names(BasicType::ALL.map(BasicType::java_name)),
+            heap_dictionary: plain::names([]),
         }
     }
 }
@@ -973,6 +1001,7 @@ impl ObjectColumns {
                 Some(i) => i as u32,
                 None => {
                     self.heap_names.push(name);
+                    self.heap_dictionary = plain::names(self.heap_names.iter().map(String::as_str));
                     (self.heap_names.len() - 1) as u32
                 }
             },
@@ -1021,8 +1050,6 @@ impl Rows for ObjectColumns {
     fn reset_len(&mut self) {}
     fn columns(&mut self) -> Result<Vec<ArrayRef>> {
         let kind = take(&mut self.kind);
-        let element_names = BasicType::ALL.map(BasicType::java_name);
-        let heap_names: Vec<&str> = self.heap_names.iter().map(String::as_str).collect();
         let class_id = take(&mut self.class_id);
         // Null for primitive arrays, and for class objects when the dump has no
         // `java.lang.Class` (their class id is pushed as 0).
@@ -1037,11 +1064,11 @@ impl Rows for ObjectColumns {
         Ok(vec![
             plain::primitive::<UInt64Type>(take(&mut self.id)),
             plain::with_nulls::<UInt64Type>(class_id, class_id_nulls),
-            plain::strings(&kind, &KINDS)?,
+            plain::dictionary::<UInt8Type>(kind, &self.kind_names)?,
             plain::primitive::<UInt64Type>(take(&mut self.shallow_size)),
             plain::with_nulls::<UInt32Type>(take(&mut self.array_length), array_length_nulls),
-            plain::strings(&take(&mut self.element_type), &element_names)?,
-            plain::strings(&take(&mut self.heap), &heap_names)?,
+            plain::dictionary::<UInt8Type>(take(&mut self.element_type), &self.element_names)?,
+            plain::dictionary::<UInt32Type>(take(&mut self.heap), &self.heap_dictionary)?,
             plain::primitive::<UInt64Type>(take(&mut self.offset)),
         ])
     }
@@ -1057,6 +1084,8 @@ struct RefColumns {
     /// Field names, by code.
     names: Vec<String>,
     codes: HashMap<Vec<u8>, u32>,
+    /// `names` as the dictionary of `field` (`None` after a name was added).
+    dictionary: Option<ArrayRef>,
 }
 
 /// The codes of the class-object references' own names, interned first.
@@ -1074,6 +1103,7 @@ impl Default for RefColumns {
             array_index: Vec::new(),
             names: Vec::new(),
             codes: HashMap::new(),
+            dictionary: None,
         };
         for name in ["<super>", "<loader>", "<signers>", "<protection_domain>"] {
             r.intern(name.as_bytes());
@@ -1091,6 +1121,7 @@ impl RefColumns {
         let code = self.names.len() as u32;
         self.names.push(lossy(name).into_owned());
         self.codes.insert(name.to_vec(), code);
+        self.dictionary = None;
         code
     }
 
@@ -1122,7 +1153,9 @@ impl Rows for RefColumns {
     fn reset_len(&mut self) {}
     fn columns(&mut self) -> Result<Vec<ArrayRef>> {
         let field = take(&mut self.field);
-        let names: Vec<&str> = self.names.iter().map(String::as_str).collect();
+        let names = self
+            .dictionary
+            .get_or_insert_with(|| plain::names(self.names.iter().map(String::as_str)));
         let array_index = plain::with_nulls::<UInt32Type>(
             take(&mut self.array_index),
             plain::nulls_of(&field, |f| f == NO_NAME),
@@ -1130,7 +1163,7 @@ impl Rows for RefColumns {
         Ok(vec![
             plain::primitive::<UInt64Type>(take(&mut self.from_id)),
             plain::primitive::<UInt64Type>(take(&mut self.to_id)),
-            plain::strings(&field, &names)?,
+            plain::dictionary::<UInt32Type>(field, names)?,
             array_index,
         ])
     }

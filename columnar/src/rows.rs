@@ -69,14 +69,14 @@ macro_rules! rows {
 pub(crate) use rows;
 
 /// Plain column buffers for the large tables: one vector per column, handed to Arrow without
-/// copying (no per-row builder calls), and string columns kept as small codes into a table of
-/// names until the batch is built.
+/// copying (no per-row builder calls), and string columns as small codes into a table of
+/// names: Arrow dictionary arrays.
 pub(crate) mod plain {
     use std::sync::Arc;
 
-    use arrow_array::types::ArrowPrimitiveType;
-    use arrow_array::{ArrayRef, PrimitiveArray, StringArray};
-    use arrow_buffer::{BooleanBuffer, Buffer, NullBuffer, OffsetBuffer, ScalarBuffer};
+    use arrow_array::types::{ArrowDictionaryKeyType, ArrowPrimitiveType};
+    use arrow_array::{Array, ArrayRef, DictionaryArray, PrimitiveArray, StringArray};
+    use arrow_buffer::{BooleanBuffer, NullBuffer, ScalarBuffer};
 
     use crate::Result;
 
@@ -99,44 +99,37 @@ pub(crate) mod plain {
         Some(NullBuffer::new(BooleanBuffer::collect_bool(len, valid)))
     }
 
-    /// A string column from codes into `names`; rows whose code is not below `names.len()` are
-    /// null.
-    pub(crate) fn strings<K: Copy + Into<u64>>(codes: &[K], names: &[&str]) -> Result<ArrayRef> {
-        let n = codes.len();
-        let name = |c: K| names.get(usize::try_from(c.into()).unwrap_or(usize::MAX));
-        let nulls = codes.iter().filter(|&&c| name(c).is_none()).count();
-        if nulls == n {
-            return Ok(Arc::new(StringArray::new_null(n)));
-        }
-        let longest = names.iter().map(|s| s.len()).max().unwrap_or(0);
-        let bound = n.saturating_mul(longest);
-        if i32::try_from(bound).is_err() {
-            return Err(arrow_schema::ArrowError::InvalidArgumentError(
-                "string column over 2 GiB in one batch".into(),
-            )
-            .into());
-        }
-        let mut offsets: Vec<i32> = Vec::with_capacity(n + 1);
-        let mut bytes: Vec<u8> = Vec::with_capacity(bound);
-        offsets.push(0);
-        for &c in codes {
-            if let Some(s) = name(c) {
-                bytes.extend_from_slice(s.as_bytes());
-            }
-            // At most `bound` bytes, which fits an i32.
-            offsets.push(bytes.len() as i32);
-        }
-        let nulls = if nulls == 0 {
+    /// A dictionary-encoded string column from codes into `names` (the dictionary): rows whose
+    /// code is not below `names.len()` are null. The codes become the keys as they are (no
+    /// string is copied per row), so the Parquet writer sees each name once per page.
+    pub(crate) fn dictionary<K>(mut codes: Vec<K::Native>, names: &ArrayRef) -> Result<ArrayRef>
+    where
+        K: ArrowDictionaryKeyType,
+        K::Native: Into<u64>,
+    {
+        let n = names.len() as u64;
+        let nulls = if codes.iter().all(|&c| c.into() < n) {
             None
         } else {
-            nulls_of(codes, |c| name(c).is_some())
+            let valid = nulls_of(&codes, |c| c.into() < n);
+            // A null row's key still has to index the dictionary.
+            for c in &mut codes {
+                if (*c).into() >= n {
+                    *c = K::Native::default();
+                }
+            }
+            valid
         };
-        let array = StringArray::try_new(
-            OffsetBuffer::new(ScalarBuffer::from(offsets)),
-            Buffer::from_vec(bytes),
-            nulls,
-        )?;
-        Ok(Arc::new(array))
+        let keys = PrimitiveArray::<K>::new(ScalarBuffer::from(codes), nulls);
+        Ok(Arc::new(DictionaryArray::<K>::try_new(
+            keys,
+            Arc::clone(names),
+        )?))
+    }
+
+    /// The dictionary of a [`dictionary`] column: `names` as a string array.
+    pub(crate) fn names<'n>(names: impl IntoIterator<Item = &'n str>) -> ArrayRef {
+        Arc::new(StringArray::from_iter_values(names))
     }
 
     /// The validity of one row per value of `values`.

@@ -54,7 +54,23 @@ fn u64s(b: &RecordBatch, col: &str) -> Vec<Option<u64>> {
 }
 
 fn strs(b: &RecordBatch, col: &str) -> Vec<Option<String>> {
-    let a = b.column_by_name(col).unwrap().as_string::<i32>();
+    strings_of(b.column_by_name(col).unwrap())
+}
+
+/// A string column's values, from a plain or a dictionary-encoded string array.
+fn strings_of(a: &dyn Array) -> Vec<Option<String>> {
+    if let Some(d) = a.as_any_dictionary_opt() {
+        let values = strings_of(d.values().as_ref());
+        if values.is_empty() {
+            assert_eq!(a.null_count(), a.len(), "keys into an empty dictionary");
+            return vec![None; a.len()];
+        }
+        let keys = d.normalized_keys();
+        return (0..a.len())
+            .map(|i| a.is_valid(i).then(|| values[keys[i]].clone().unwrap()))
+            .collect();
+    }
+    let a = a.as_string::<i32>();
     (0..a.len())
         .map(|i| a.is_valid(i).then(|| a.value(i).to_owned()))
         .collect()
@@ -402,13 +418,22 @@ fn arrow_select_concat(batches: &[RecordBatch]) -> Vec<Vec<String>> {
                 .iter()
                 .flat_map(|b| {
                     let col = b.column(c).clone();
-                    (0..col.len()).map(move |i| {
-                        if col.is_null(i) {
-                            "null".to_owned()
-                        } else {
-                            format!("{:?}", col.slice(i, 1))
-                        }
-                    })
+                    if col.as_any_dictionary_opt().is_some() {
+                        let values = strings_of(col.as_ref());
+                        return values
+                            .into_iter()
+                            .map(|v| format!("{v:?}"))
+                            .collect::<Vec<_>>();
+                    }
+                    (0..col.len())
+                        .map(move |i| {
+                            if col.is_null(i) {
+                                "null".to_owned()
+                            } else {
+                                format!("{:?}", col.slice(i, 1))
+                            }
+                        })
+                        .collect()
                 })
                 .collect()
         })
@@ -445,4 +470,92 @@ fn not_a_heap_dump_is_an_error() {
     for bad in [&b""[..], b"JAVA PROFILE 9.9\0", b"{\"version\":\"1.0.0\"}"] {
         assert!(columnar::hprof::export(bad, &mut sink, &mut |_| {}).is_err());
     }
+}
+
+/// The rows of a table, each as its columns' debug strings, sorted (an order-free comparison).
+fn sorted_rows(sink: &MemorySink, table: &str) -> Vec<Vec<String>> {
+    let columns = arrow_select_concat(batches(sink, table));
+    let n = columns.first().map_or(0, Vec::len);
+    let mut rows: Vec<Vec<String>> = (0..n)
+        .map(|i| columns.iter().map(|c| c[i].clone()).collect())
+        .collect();
+    rows.sort();
+    rows
+}
+
+/// `data` re-encoded with every `CLASS_DUMP` moved after all other sub-records: instances come
+/// before the layouts of their classes.
+fn with_class_dumps_last(data: &[u8]) -> Vec<u8> {
+    use hprof::binary::write::Writer;
+    let (header, records) = Records::new(data).unwrap();
+    let mut w = Writer::new(Vec::new(), &header).unwrap();
+    let mut class_dumps = Vec::new();
+    for r in records {
+        let (rh, record) = r.unwrap();
+        match record {
+            Record::HeapDump(d) | Record::HeapDumpSegment(d) => {
+                for s in d.sub_records() {
+                    let s = s.unwrap();
+                    if matches!(s, SubRecord::ClassDump(_)) {
+                        class_dumps.push(s);
+                    } else {
+                        w.write_sub_record(&s).unwrap();
+                    }
+                }
+            }
+            Record::HeapDumpEnd => {
+                for s in class_dumps.drain(..) {
+                    w.write_sub_record(&s).unwrap();
+                }
+                w.end_heap_dump().unwrap();
+            }
+            other => w.write_record(rh.time, &other).unwrap(),
+        }
+    }
+    w.finish().unwrap()
+}
+
+#[test]
+fn class_dumps_after_their_instances_give_the_same_tables() {
+    let data = dump("heapgen_jdk17.hprof");
+    let late = with_class_dumps_last(&data);
+    assert_ne!(late, data);
+    let (want, want_summary) = export(&data);
+    let mut passes = 1;
+    let mut sink = MemorySink::new();
+    let got_summary = columnar::hprof::export(&late, &mut sink, &mut |at| {
+        if at > late.len() as u64 {
+            passes = 2;
+        }
+    })
+    .unwrap();
+    assert_eq!(
+        passes, 2,
+        "a second pass reads the early instances' references"
+    );
+    assert!(got_summary.is_complete());
+    assert_eq!(want_summary.instances_without_layout, 0);
+    assert_eq!(got_summary.instances_without_layout, 0);
+    for table in ["classes", "references", "roots", "strings"] {
+        assert_eq!(
+            sorted_rows(&sink, table),
+            sorted_rows(&want, table),
+            "{table}"
+        );
+    }
+    // Objects are the same but for their offsets in the file.
+    let objects = |s: &MemorySink| -> Vec<Vec<String>> {
+        let mut rows = sorted_rows(s, "objects");
+        let offset = objects_schema_index("offset");
+        for r in &mut rows {
+            r.remove(offset);
+        }
+        rows.sort();
+        rows
+    };
+    assert_eq!(objects(&sink), objects(&want));
+}
+
+fn objects_schema_index(column: &str) -> usize {
+    columnar::hprof::objects_schema().index_of(column).unwrap()
 }
