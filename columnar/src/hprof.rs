@@ -1,12 +1,12 @@
 //! HPROF binary heap dumps as tables: `classes`, `objects`, `references`, `roots`, `strings`,
 //! `stack_frames` and `stack_traces` (schemas in the [crate docs](crate#hprof-tables)).
 //!
-//! One streaming pass over the dump's heap dumps (a memory map is the usual source), after the
-//! records outside them (strings, class names, stack frames and traces; heap dumps are
-//! stepped over): one row per object, reference and root, class dumps kept as they come. A
-//! dump whose class dumps follow instances of their class (HotSpot and ART write them first)
-//! gets a second pass for those instances' references. Memory holds the class dumps and class
-//! names, never objects.
+//! One streaming pass over the dump (a memory map is the usual source): the records before the
+//! first heap dump first (strings, class names, stack frames and traces), then the heap dumps,
+//! one row per object, reference and root, class dumps kept as they come. Instances read
+//! before their class's dump, or before a field name their layout needs, get their references
+//! in a second pass (HotSpot and ART write names and class dumps first, so their dumps need
+//! none). Memory holds the class dumps and class names, never objects.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
@@ -259,8 +259,8 @@ pub fn export(
         sink.begin(name, schema)?;
     }
     let mut summary = Summary::default();
-    let names = top_level(data, sink, &mut summary)?;
-    let mut heap = HeapPass::new(&names, id_size);
+    let (top, top_from) = TopLevel::before_heap_dumps(data, sink)?;
+    let mut heap = HeapPass::new(top, top_from, id_size);
     let walked = heap.run(data, sink, progress, &mut summary)?;
     summary.missing_heap_dump_end =
         walked.stopped.is_none() && walked.saw_segment && !walked.saw_end;
@@ -269,16 +269,19 @@ pub fn export(
         let total = data.len() as u64;
         heap.run(data, sink, &mut |at| progress(total + at), &mut summary)?;
     }
-    write_classes(&names, &heap, sink, &mut summary)?;
-    write_frames(&names, sink, &mut summary)?;
+    heap.top.finish(sink, &mut summary)?;
+    write_classes(&heap, sink, &mut summary)?;
+    write_frames(&heap.top, sink, &mut summary)?;
     Ok(summary)
 }
 
-/// What a pass does with what [`walk`] finds: heap-dump sub-records through `hprof`'s
-/// [`Visit`] (instance and array dumps by their own methods, the others as
-/// [`Event::SubRecord`]). A sink error met inside a visit is kept and handed back by
+/// What a pass does with what [`walk`] finds: records outside heap dumps through
+/// [`Pass::record`], heap-dump sub-records through `hprof`'s [`Visit`] (instance and array
+/// dumps by their own methods, the others as [`Event::SubRecord`]). A sink error met inside a visit is kept and handed back by
 /// [`Pass::failed`].
 trait Pass<'a>: Visit<'a> {
+    /// A record outside heap dumps, at byte offset `at`.
+    fn record(&mut self, at: u64, record: Record<'a>);
     /// The first sink error, if any (the walk stops there).
     fn failed(&mut self) -> Option<Error>;
 }
@@ -329,7 +332,10 @@ fn walk<'a, P: Pass<'a>>(
                 }
             }
             Record::HeapDumpEnd => walked.saw_end = true,
-            _ => {}
+            other => {
+                pass.record(rh.offset, other);
+                check(pass)?;
+            }
         }
     }
     // Salvage the sub-records of a heap dump record the file cuts short.
@@ -362,64 +368,87 @@ fn records_len(data: &[u8]) -> usize {
     }
 }
 
-/// What the records outside heap dumps say: names, load classes, frames.
-struct Names {
+/// The records outside heap dumps: what they say (names, load classes, frames), and the
+/// `strings` and `stack_traces` rows they give.
+struct TopLevel {
     names: ClassNames,
     load_classes: IdMap<u32>,
     class_by_serial: HashMap<u32, Id>,
     frames: Vec<Frame>,
+    strings: StringsRows,
+    traces: TraceRows,
+    /// Rows sent of `strings` and `stack_traces`.
+    sent: [u64; 2],
 }
 
 fn lossy(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
     String::from_utf8_lossy(bytes)
 }
 
-/// Reads the records outside heap dumps (`UTF8`, `LOAD CLASS`, `FRAME`, `TRACE`; heap dumps
-/// are stepped over by their length), writing `strings` and `stack_traces`, so every name is
-/// known before the first object is read. Stops at the first damaged record, which the heap
-/// pass reports.
-fn top_level(data: &[u8], sink: &mut dyn BatchSink, summary: &mut Summary) -> Result<Names> {
-    let (_, records) = Records::new(data).map_err(Error::Hprof)?;
-    let mut names = Names {
-        names: ClassNames::new(),
-        load_classes: IdMap::default(),
-        class_by_serial: HashMap::new(),
-        frames: Vec::new(),
-    };
-    let mut strings = StringsRows::default();
-    let mut traces = TraceRows::default();
-    let (mut strings_sent, mut traces_sent) = (0, 0);
-    for r in records {
-        let Ok((_, record)) = r else { break };
+impl TopLevel {
+    /// Reads the records before the first heap dump, so the names they give (all of them,
+    /// in the dumps HotSpot and ART write) are known before the first object is read. The
+    /// offset of that heap dump is where the heap pass takes over the other records.
+    fn before_heap_dumps(data: &[u8], sink: &mut dyn BatchSink) -> Result<(TopLevel, u64)> {
+        let (_, records) = Records::new(data).map_err(Error::Hprof)?;
+        let mut top = TopLevel {
+            names: ClassNames::new(),
+            load_classes: IdMap::default(),
+            class_by_serial: HashMap::new(),
+            frames: Vec::new(),
+            strings: StringsRows::default(),
+            traces: TraceRows::default(),
+            sent: [0; 2],
+        };
+        for r in records {
+            // A damaged record: the heap pass reports it.
+            let Ok((rh, record)) = r else { break };
+            if matches!(record, Record::HeapDump(_) | Record::HeapDumpSegment(_)) {
+                return Ok((top, rh.offset));
+            }
+            top.record(record, sink)?;
+        }
+        Ok((top, data.len() as u64))
+    }
+
+    /// Takes in one record outside heap dumps.
+    fn record(&mut self, record: Record<'_>, sink: &mut dyn BatchSink) -> Result<()> {
         match record {
             Record::Utf8(u) => {
-                names.names.add_string(u.id, u.bytes);
-                strings.push(u.id, &lossy(u.bytes));
-                strings_sent += strings.flush_if_full(sink)?;
+                self.names.add_string(u.id, u.bytes);
+                self.strings.push(u.id, &lossy(u.bytes));
+                self.sent[0] += self.strings.flush_if_full(sink)?;
             }
             Record::LoadClass(l) => {
-                names.names.add_class(l.class_id, l.name_id);
-                names.load_classes.insert(l.class_id, l.class_serial);
-                names.class_by_serial.insert(l.class_serial, l.class_id);
+                self.names.add_class(l.class_id, l.name_id);
+                self.load_classes.insert(l.class_id, l.class_serial);
+                self.class_by_serial.insert(l.class_serial, l.class_id);
             }
-            Record::Frame(f) => names.frames.push(f),
+            Record::Frame(f) => self.frames.push(f),
             Record::Trace(t) => {
                 for (depth, frame_id) in t.frame_ids.iter().enumerate() {
-                    traces.push(
+                    self.traces.push(
                         t.stack_trace_serial,
                         t.thread_serial,
                         depth as u32,
                         frame_id,
                     );
                 }
-                traces_sent += traces.flush_if_full(sink)?;
+                self.sent[1] += self.traces.flush_if_full(sink)?;
             }
             _ => {}
         }
+        Ok(())
     }
-    *summary.rows.entry(table::STRINGS).or_default() += strings_sent + strings.flush(sink)?;
-    *summary.rows.entry(table::STACK_TRACES).or_default() += traces_sent + traces.flush(sink)?;
-    Ok(names)
+
+    /// Sends the last `strings` and `stack_traces` rows.
+    fn finish(&mut self, sink: &mut dyn BatchSink, summary: &mut Summary) -> Result<()> {
+        let [strings, traces] = self.sent;
+        *summary.rows.entry(table::STRINGS).or_default() += strings + self.strings.flush(sink)?;
+        *summary.rows.entry(table::STACK_TRACES).or_default() +=
+            traces + self.traces.flush(sink)?;
+        Ok(())
+    }
 }
 
 /// The big-endian id at `at` in `bytes`, if `bytes` holds it.
@@ -456,8 +485,10 @@ enum Step {
 }
 
 /// The walk over the heap dumps: class dumps, roots, objects and references.
-struct HeapPass<'n, 'a> {
-    names: &'n Names,
+struct HeapPass<'a> {
+    top: TopLevel,
+    /// Where the records outside heap dumps not yet read by [`TopLevel`] begin.
+    top_from: u64,
     id_size: IdSize,
     step: Step,
     /// The first `CLASS_DUMP` of each class, in the order met.
@@ -466,6 +497,8 @@ struct HeapPass<'n, 'a> {
     /// Per class: where the object fields of its full layout are in `fields` (`None`: no
     /// usable layout, or not yet in this step).
     layouts: IdMap<Option<(u32, u32)>>,
+    /// The layout looked up last, by class.
+    last_layout: Option<(Id, Option<(u32, u32)>)>,
     /// The object fields of every layout met, one layout after another.
     fields: Vec<RefField>,
     /// Scratch: the classes between a class and the first superclass with a known layout.
@@ -481,20 +514,22 @@ struct HeapPass<'n, 'a> {
     roots: RootRows,
 }
 
-impl<'n, 'a> HeapPass<'n, 'a> {
-    fn new(names: &'n Names, id_size: IdSize) -> Self {
-        let class_class_id = names
+impl<'a> HeapPass<'a> {
+    fn new(top: TopLevel, top_from: u64, id_size: IdSize) -> Self {
+        let class_class_id = top
             .names
             .class_ids()
-            .filter(|&id| names.names.raw_name(id) == Some(b"java/lang/Class"))
+            .filter(|&id| top.names.raw_name(id) == Some(b"java/lang/Class"))
             .min();
         HeapPass {
-            names,
+            top,
+            top_from,
             id_size,
             step: Step::Heap,
             class_dumps: IdMap::default(),
             class_order: Vec::new(),
             layouts: IdMap::default(),
+            last_layout: None,
             fields: Vec::new(),
             chain: Vec::new(),
             array_classes: HashSet::default(),
@@ -508,10 +543,25 @@ impl<'n, 'a> HeapPass<'n, 'a> {
     }
 
     /// The object fields of `class_id`'s layout along its superclass chain; `None` when a
-    /// class of the chain has no `CLASS_DUMP` (yet) or the chain loops. Each class's layout
+    /// class of the chain has no `CLASS_DUMP` (yet), the chain loops, or (in the heap pass) a
+    /// field name is not known yet. Each class's layout
     /// is built once, from its superclass's: its own fields come first in an instance's
     /// data, then its superclass's.
+    #[inline]
     fn layout(&mut self, class_id: Id) -> Option<(u32, u32)> {
+        // Instances of one class often come in a row.
+        if let Some((id, l)) = self.last_layout {
+            if id == class_id {
+                return l;
+            }
+        }
+        let l = self.layout_of(class_id);
+        self.last_layout = Some((class_id, l));
+        l
+    }
+
+    /// [`HeapPass::layout`] without the one-class cache.
+    fn layout_of(&mut self, class_id: Id) -> Option<(u32, u32)> {
         if let Some(&l) = self.layouts.get(&class_id) {
             return l;
         }
@@ -551,9 +601,14 @@ impl<'n, 'a> HeapPass<'n, 'a> {
         let mut offset = 0usize;
         for f in c.instance_fields() {
             if f.field_type == BasicType::Object {
-                let name = self
-                    .refs
-                    .intern(self.names.names.string(f.name_id).unwrap_or_default());
+                // A name the dump has not given yet may still come (in the heap pass, the
+                // layout waits for the deferred pass); one it never gives is empty.
+                let name = match self.top.names.string(f.name_id) {
+                    Some(name) => name,
+                    None if self.step == Step::Heap => return None,
+                    None => b"",
+                };
+                let name = self.refs.intern(name);
                 self.fields.push(RefField {
                     offset: u32::try_from(offset).ok()?,
                     name,
@@ -604,6 +659,7 @@ impl<'n, 'a> HeapPass<'n, 'a> {
     fn defer(&mut self) -> bool {
         self.step = Step::Deferred;
         self.layouts.clear();
+        self.last_layout = None;
         self.fields.clear();
         let deferred: Vec<Id> = self.deferred.iter().copied().collect();
         let mut any = false;
@@ -617,9 +673,7 @@ impl<'n, 'a> HeapPass<'n, 'a> {
     /// `CLASS_DUMP`): listed in `classes` at the end, as the histogram names them.
     fn unknown_classes(&self) -> Vec<Id> {
         let known = |id: &Id| {
-            *id == 0
-                || self.names.load_classes.contains_key(id)
-                || self.class_dumps.contains_key(id)
+            *id == 0 || self.top.load_classes.contains_key(id) || self.class_dumps.contains_key(id)
         };
         let mut unknown: Vec<Id> = self
             .layouts
@@ -744,7 +798,7 @@ impl<'n, 'a> HeapPass<'n, 'a> {
             SubRecord::Root(root) => self.roots.push(&root, self.heap.as_deref()),
             SubRecord::HeapDumpInfo(info) => {
                 self.heap = self
-                    .names
+                    .top
                     .names
                     .string(info.name_id)
                     .map(|b| lossy(b).into_owned());
@@ -781,7 +835,7 @@ impl<'n, 'a> HeapPass<'n, 'a> {
                 if to != 0 {
                     let name = self
                         .refs
-                        .intern(self.names.names.string(st.name_id).unwrap_or_default());
+                        .intern(self.top.names.string(st.name_id).unwrap_or_default());
                     self.refs.push_field(c.class_id, to, name);
                 }
             }
@@ -803,8 +857,8 @@ impl<'n, 'a> HeapPass<'n, 'a> {
 }
 
 /// The heap pass's visitor: one row per object, reference and root.
-struct HeapVisitor<'p, 'n, 'a, 's> {
-    pass: &'p mut HeapPass<'n, 'a>,
+struct HeapVisitor<'p, 'a, 's> {
+    pass: &'p mut HeapPass<'a>,
     sink: &'s mut dyn BatchSink,
     summary: &'p mut Summary,
     failed: Option<Error>,
@@ -812,7 +866,7 @@ struct HeapVisitor<'p, 'n, 'a, 's> {
     sent: [u64; 3],
 }
 
-impl HeapVisitor<'_, '_, '_, '_> {
+impl HeapVisitor<'_, '_, '_> {
     /// Sends full batches to the sink.
     #[inline]
     fn flush_full(&mut self) {
@@ -832,7 +886,7 @@ impl HeapVisitor<'_, '_, '_, '_> {
     }
 }
 
-impl<'a> Visit<'a> for HeapVisitor<'_, '_, 'a, '_> {
+impl<'a> Visit<'a> for HeapVisitor<'_, 'a, '_> {
     fn event(&mut self, event: Event<'a>) {
         if let Event::SubRecord(at, s) = event {
             self.pass.sub_record(s, at, self.summary);
@@ -859,19 +913,27 @@ impl<'a> Visit<'a> for HeapVisitor<'_, '_, 'a, '_> {
     }
 }
 
-impl<'a> Pass<'a> for HeapVisitor<'_, '_, 'a, '_> {
+impl<'a> Pass<'a> for HeapVisitor<'_, 'a, '_> {
+    fn record(&mut self, at: u64, record: Record<'a>) {
+        if self.pass.step == Step::Heap && at >= self.pass.top_from {
+            if let Err(e) = self.pass.top.record(record, self.sink) {
+                self.failed.get_or_insert(e);
+            }
+        }
+    }
+
     fn failed(&mut self) -> Option<Error> {
         self.failed.take()
     }
 }
 
 fn write_classes(
-    names: &Names,
-    heap: &HeapPass<'_, '_>,
+    heap: &HeapPass<'_>,
     sink: &mut dyn BatchSink,
     summary: &mut Summary,
 ) -> Result<()> {
     let mut rows = ClassRows::default();
+    let names = &heap.top;
     let mut ids: Vec<Id> = heap.class_order.clone();
     let mut extra: Vec<Id> = names
         .load_classes
@@ -905,7 +967,7 @@ fn write_classes(
     Ok(())
 }
 
-fn write_frames(names: &Names, sink: &mut dyn BatchSink, summary: &mut Summary) -> Result<()> {
+fn write_frames(names: &TopLevel, sink: &mut dyn BatchSink, summary: &mut Summary) -> Result<()> {
     let mut rows = FrameRows::default();
     let string = |id: Id| names.names.string(id).map(|b| lossy(b).into_owned());
     for f in &names.frames {

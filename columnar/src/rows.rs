@@ -110,6 +110,10 @@ pub(crate) mod plain {
         let n = names.len() as u64;
         let nulls = if codes.iter().all(|&c| c.into() < n) {
             None
+        } else if codes.iter().all(|&c| c.into() >= n) {
+            // A column with no value in this batch (a JDK dump's `heap`).
+            codes.fill(K::Native::default());
+            Some(NullBuffer::new_null(codes.len()))
         } else {
             let valid = nulls_of(&codes, |c| c.into() < n);
             // A null row's key still has to index the dictionary.

@@ -11,7 +11,7 @@ use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
-use arrow_schema::{DataType, Schema};
+use arrow_schema::Schema;
 use parquet::arrow::ArrowWriter;
 use parquet::basic::{Compression, Encoding, ZstdLevel};
 use parquet::file::properties::{EnabledStatistics, WriterProperties};
@@ -123,11 +123,10 @@ const QUEUE: usize = 4;
 /// * Integer columns are `DELTA_BINARY_PACKED` and not compressed: ids and offsets increase,
 ///   sizes and lengths are small, so the deltas pack into a few bits per value, and zstd over
 ///   packed deltas costs more time than it saves bytes.
-/// * String columns given as Arrow dictionaries (a dump's `kind`, `element_type`, `heap`,
-///   `field`: a few names in millions of rows) are dictionary-encoded, not compressed.
-/// * `class_id` (a few thousand distinct values in millions of rows, in no order) and other
-///   string columns are plain and zstd-compressed (level 1): as small as dictionary pages once
-///   compressed, without a dictionary lookup per row.
+/// * `class_id` (a few thousand distinct values in millions of rows, in no order) and string
+///   columns (Arrow dictionaries too: a dump's `kind`, `element_type`, `heap`, `field`) are
+///   plain and zstd-compressed (level 1): as small as dictionary pages once compressed, and
+///   faster to write (no hash lookup per row; `benches/README.md` has the figures).
 /// * Other columns (floating point) are plain and zstd-compressed.
 ///
 /// Statistics (min and max per row group, for engines to skip row groups) are kept for the
@@ -227,13 +226,9 @@ fn properties(schema: &Schema) -> WriterProperties {
         if matches!(name, "id" | "from_id" | "to_id" | "object_id") {
             b = b.set_column_statistics_enabled(path.clone(), EnabledStatistics::Chunk);
         }
-        // Strings and `class_id` stay plain and zstd-compressed (the defaults above), except
-        // strings the exporter already keeps as codes into a few names.
-        if matches!(f.data_type(), DataType::Dictionary(..)) {
-            b = b
-                .set_column_dictionary_enabled(path.clone(), true)
-                .set_column_compression(path, Compression::UNCOMPRESSED);
-        } else if f.data_type().is_integer() && name != "class_id" {
+        // Strings (Arrow dictionaries included) and `class_id` stay plain and zstd-compressed
+        // (the defaults above).
+        if f.data_type().is_integer() && name != "class_id" {
             b = b
                 .set_column_encoding(path.clone(), Encoding::DELTA_BINARY_PACKED)
                 .set_column_compression(path, Compression::UNCOMPRESSED);
