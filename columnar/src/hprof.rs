@@ -503,8 +503,9 @@ struct HeapPass<'a> {
     fields: Vec<RefField>,
     /// Scratch: the classes between a class and the first superclass with a known layout.
     chain: Vec<Id>,
-    /// Classes of object arrays.
+    /// Classes of object arrays, and the last one added.
     array_classes: HashSet<Id, IdState>,
+    last_array_class: Option<Id>,
     /// Classes of instances read without a layout.
     deferred: HashSet<Id, IdState>,
     class_class_id: Option<Id>,
@@ -533,6 +534,7 @@ impl<'a> HeapPass<'a> {
             fields: Vec::new(),
             chain: Vec::new(),
             array_classes: HashSet::default(),
+            last_array_class: None,
             deferred: HashSet::default(),
             class_class_id,
             heap: None,
@@ -736,7 +738,10 @@ impl<'a> HeapPass<'a> {
         if self.step == Step::Deferred {
             return;
         }
-        self.array_classes.insert(a.array_class_id);
+        if self.last_array_class != Some(a.array_class_id) {
+            self.array_classes.insert(a.array_class_id);
+            self.last_array_class = Some(a.array_class_id);
+        }
         self.objects.push(
             a.array_id,
             a.array_class_id,
@@ -870,17 +875,31 @@ impl HeapVisitor<'_, '_, '_> {
     /// Sends full batches to the sink.
     #[inline]
     fn flush_full(&mut self) {
-        let [objects, refs, roots] = &mut self.sent;
-        for (r, sent) in [
-            (self.pass.objects.flush_if_full(self.sink), objects),
-            (self.pass.refs.flush_if_full(self.sink), refs),
-            (self.pass.roots.flush_if_full(self.sink), roots),
-        ] {
-            match r {
-                Ok(n) => *sent += n,
-                Err(e) => {
-                    self.failed.get_or_insert(e);
+        if self.pass.objects.len() >= BATCH_ROWS {
+            let r = self.pass.objects.flush(self.sink);
+            self.sent(0, r);
+        }
+        if self.pass.refs.len() >= BATCH_ROWS {
+            let r = self.pass.refs.flush(self.sink);
+            self.sent(1, r);
+        }
+        if self.pass.roots.len() >= BATCH_ROWS {
+            let r = self.pass.roots.flush(self.sink);
+            self.sent(2, r);
+        }
+    }
+
+    /// Counts the rows a flush sent to table `i` of [`HeapVisitor::sent`], or keeps its error.
+    #[cold]
+    fn sent(&mut self, i: usize, r: Result<u64>) {
+        match r {
+            Ok(n) => {
+                if let Some(sent) = self.sent.get_mut(i) {
+                    *sent += n;
                 }
+            }
+            Err(e) => {
+                self.failed.get_or_insert(e);
             }
         }
     }

@@ -27,8 +27,9 @@ Prints every packet of the experiment directory EXP as one JSON object per line.
   --kind KIND       only packets of this data kind (default: all)
   --descendants     also the descendant experiments (_f1.er, _x1.er, …)
   --archives-only   name native PCs only from the experiment's archives/
-Exit status: 0 ok, 1 error, 2 bad usage, 3 partial (a file was cut short or held bad packets:
-every packet that could be read is printed, stderr says where reading stopped).";
+Exit status: 0 ok, 1 error, 2 bad usage, 3 partial (a file was cut short or held bad packets, or
+the log has no exit event: every packet that could be read is printed, stderr says where
+reading stopped).";
 
 /// Prints the packets of `exp`; returns true when some could not be read.
 fn dump<S: Source>(

@@ -24,8 +24,8 @@ Prints the folded stacks of one data kind of the experiment directory EXP.
                     ioreadcnt, iowritecnt, ioothercnt, ioerrorcnt; hwc: a counter's name as
                     log.xml records it, e.g. cycles, insts; default the first counter)
   --archives-only   name native PCs only from the experiment's archives/
-Exit status: 0 ok, 1 error, 2 bad usage, 3 partial (the experiment was cut short; what could be
-read is printed and stderr says where reading stopped).";
+Exit status: 0 ok, 1 error, 2 bad usage, 3 partial (the experiment was cut short, or its log has
+no exit event; what could be read is printed and stderr says where reading stopped).";
 
 fn main() {
     use lexopt::prelude::*;

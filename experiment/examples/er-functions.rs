@@ -24,8 +24,8 @@ Prints gprofng's function list of the experiment directory EXP as JSON lines.
   --kind KIND       only packets of this data kind (default: every kind recorded)
   --archives-only   name native PCs only from the experiment's archives/, not from the load
                     objects' recorded paths on this machine
-Exit status: 0 ok, 1 error, 2 bad usage, 3 partial (the experiment was cut short; what could be
-read is printed and stderr says where reading stopped).";
+Exit status: 0 ok, 1 error, 2 bad usage, 3 partial (the experiment was cut short, or its log has
+no exit event; what could be read is printed and stderr says where reading stopped).";
 
 fn kind_of(s: &str) -> Option<DataKind> {
     Some(match s {

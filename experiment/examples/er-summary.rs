@@ -13,8 +13,8 @@ mod tool;
 const USAGE: &str = "usage: er-summary EXP
 
 Prints one JSON object summarising the experiment directory EXP.
-Exit status: 0 ok, 1 error, 2 bad usage, 3 partial (a file of the experiment was cut short:
-the summary covers what could be read, says \"incomplete\": true and lists the truncations, and
+Exit status: 0 ok, 1 error, 2 bad usage, 3 partial (a file of the experiment was cut short, or
+the log has no exit event: the summary covers what could be read, says \"incomplete\": true and lists the truncations, and
 stderr says where reading stopped).";
 
 fn main() {

@@ -236,3 +236,26 @@ fn errors_name_the_experiment_file() {
         r.stderr
     );
 }
+
+#[test]
+fn a_collector_killed_between_packets_is_partial_in_every_example() {
+    // Recorded with gprofng (tests/data/record-extra.sh): the target was killed (SIGKILL), so
+    // log.xml has no exit event although every data file ends on a packet boundary.
+    let dir = data().join("killed/test.1.er");
+    let d = dir.to_str().unwrap();
+    assert!(open(&dir).truncations().unwrap().is_empty());
+    let warning = format!("warning: {d}/log.xml: partial: no exit event");
+    for (example, args) in [
+        ("er-summary", vec![d]),
+        ("er-dump", vec![d]),
+        ("er-functions", vec![d, "--kind", "clock"]),
+        ("er-folded", vec![d, "--kind", "clock"]),
+    ] {
+        let r = run(example, &args);
+        assert_eq!(r.code, Some(3), "{example}: {}", r.stderr);
+        assert!(r.stderr.contains(&warning), "{example}: {}", r.stderr);
+        assert!(!r.stdout.is_empty(), "{example} prints what it read");
+    }
+    let r = run("er-summary", &[d]);
+    assert!(r.stdout.contains("\"incomplete\":true"), "{}", r.stdout);
+}

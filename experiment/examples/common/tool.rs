@@ -54,7 +54,9 @@ pub(crate) fn open(dir: &str) -> Experiment<FsSource> {
     }
 }
 
-/// Reports where `exp` (at `dir`) was cut short on stderr; true when it was.
+/// Reports where `exp` (at `dir`) was cut short on stderr; true when it was: a data file
+/// cut, or a log without an exit event (the collector stopped before the program ended, so
+/// the data ends there too: what `Experiment::incomplete` says).
 pub(crate) fn report_partial<S: experiment::Source>(dir: &str, exp: &Experiment<S>) -> bool {
     let cut = match exp.truncations() {
         Ok(t) => t,
@@ -67,7 +69,15 @@ pub(crate) fn report_partial<S: experiment::Source>(dir: &str, exp: &Experiment<
             None => eprintln!("warning: {at}"),
         }
     }
-    !cut.is_empty()
+    let log = exp.log();
+    let unfinished = !log.has_exit() && !log.has_exec();
+    if unfinished {
+        eprintln!(
+            "warning: {dir}/log.xml: partial: no exit event: the collector stopped before the \
+             program ended (killed, or still running), and the data ends there"
+        );
+    }
+    !cut.is_empty() || unfinished
 }
 
 /// Writes `line` and a newline; a closed pipe ends the program quietly (exit 0).
