@@ -277,8 +277,8 @@ pub fn export(
 
 /// What a pass does with what [`walk`] finds: records outside heap dumps through
 /// [`Pass::record`], heap-dump sub-records through `hprof`'s [`Visit`] (instance and array
-/// dumps by their own methods, the others as [`Event::SubRecord`]). A sink error met inside a visit is kept and handed back by
-/// [`Pass::failed`].
+/// dumps by their own methods, the others as [`Event::SubRecord`]). A sink error met inside
+/// a visit is kept and handed back by [`Pass::failed`].
 trait Pass<'a>: Visit<'a> {
     /// A record outside heap dumps, at byte offset `at`.
     fn record(&mut self, at: u64, record: Record<'a>);
