@@ -7,7 +7,13 @@
 //!
 //! The dump is hprof/tests/data/binary/heapgen_jdk17.hprof, or the file `COLUMNAR_DUMP` names
 //! (the 1.25 GB dump of `benches/columnar-peers.sh` gives the figures in benches/README.md).
-#![allow(missing_docs, clippy::unwrap_used, clippy::expect_used)]
+#![allow(
+    missing_docs,
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::print_stderr
+)]
 use std::sync::Arc;
 
 use columnar::arrow_array::{ArrayRef, RecordBatch};
