@@ -27,7 +27,9 @@
 //! # HPROF tables
 //!
 //! Ids are unsigned 64-bit (4-byte ids are widened). Every table exists in every export, with
-//! no rows when the dump has none.
+//! no rows when the dump has none. The string columns of the big tables that hold a few
+//! distinct names (`objects.kind`, `element_type`, `heap`, `references.field`) are Arrow
+//! dictionaries in the record batches; in Parquet they are plain UTF-8 strings like the others.
 //!
 //! | table | columns |
 //! |---|---|
