@@ -19,7 +19,7 @@ use columnar::sink::DEFAULT_ROWS_PER_PART;
 use columnar::{ParquetSink, PartStore};
 
 const USAGE: &str = "\
-usage: to-parquet [--rows-per-part N] [--force] IN OUTDIR
+usage: to-parquet [--rows-per-part N] [--column-threads yes|no] [--force] IN OUTDIR
 
 Writes IN as Parquet tables under OUTDIR, one folder per table
 (OUTDIR/<table>/part-NNNNN.parquet; integer columns delta-packed, strings zstd):
@@ -32,6 +32,9 @@ Prints a JSON summary (rows and parts per table) on stdout.
 
 options:
   --rows-per-part N   split tables into files of at most N rows (default 8388608)
+  --column-threads yes|no
+                      encode each column on a thread of its own (default: yes with 4 cores
+                      or more; the files are the same either way)
   --force             replace the tables of an earlier export in OUTDIR
   -h, --help          this text
   --version           the version
@@ -44,6 +47,7 @@ struct Args {
     input: PathBuf,
     out: PathBuf,
     rows_per_part: u64,
+    column_threads: Option<bool>,
     force: bool,
 }
 
@@ -53,6 +57,7 @@ fn parse_args() -> Result<Option<Args>, lexopt::Error> {
     let (mut input, mut out) = (None, None);
     let mut rows_per_part = DEFAULT_ROWS_PER_PART;
     let mut force = false;
+    let mut column_threads = None;
     while let Some(arg) = parser.next()? {
         match arg {
             Short('h') | Long("help") => {
@@ -65,6 +70,18 @@ fn parse_args() -> Result<Option<Args>, lexopt::Error> {
             }
             Long("rows-per-part") => rows_per_part = parser.value()?.parse()?,
             Long("force") => force = true,
+            Long("column-threads") => {
+                column_threads = match parser.value()?.string()?.as_str() {
+                    "yes" => Some(true),
+                    "no" => Some(false),
+                    other => {
+                        return Err(format!(
+                            "--column-threads: expected yes or no, found {other:?}"
+                        )
+                        .into());
+                    }
+                }
+            }
             Value(v) if input.is_none() => input = Some(PathBuf::from(v)),
             Value(v) if out.is_none() => out = Some(PathBuf::from(v)),
             _ => return Err(arg.unexpected()),
@@ -75,6 +92,7 @@ fn parse_args() -> Result<Option<Args>, lexopt::Error> {
             input,
             out,
             rows_per_part,
+            column_threads,
             force,
         })),
         _ => Err("expected IN and OUTDIR".into()),
@@ -226,6 +244,9 @@ fn main() -> ExitCode {
         uncommitted: Vec::new(),
     };
     let mut sink = ParquetSink::new(store).with_rows_per_part(args.rows_per_part);
+    if let Some(threads) = args.column_threads {
+        sink = sink.with_column_threads(threads);
+    }
     let outcome = match opened {
         Input::Dump(map) => export_dump(&map, &mut sink),
         Input::Experiment(exp) => export_experiment(&args.input, &exp, &mut sink),

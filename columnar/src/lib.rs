@@ -5,7 +5,8 @@
 //! `gprofng-experiment`) like any third party: the format crates stay free of Arrow. The
 //! exporters stream the decoders' output into [`RecordBatch`](arrow_array::RecordBatch)es of
 //! [`BATCH_ROWS`] rows and hand them to a [`BatchSink`]: [`ParquetSink`] writes each
-//! table as Parquet parts (integers delta-packed, strings zstd-compressed) through a
+//! table as Parquet parts (integers delta-packed, strings zstd-compressed; a thread per table,
+//! and per column on machines with 4 cores or more) through a
 //! [`PartStore`] the caller supplies (the crate does no I/O of its own), [`MemorySink`] keeps
 //! them in memory.
 //!

@@ -5,16 +5,20 @@
 use std::collections::BTreeMap;
 use std::io::Write;
 
-use arrow_array::RecordBatch;
-use arrow_schema::SchemaRef;
+use arrow_array::{ArrayRef, RecordBatch};
+use arrow_schema::{FieldRef, SchemaRef};
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
 use arrow_schema::Schema;
-use parquet::arrow::ArrowWriter;
+use parquet::arrow::arrow_writer::{
+    ArrowColumnChunk, ArrowColumnWriter, ArrowRowGroupWriterFactory, compute_leaves,
+};
+use parquet::arrow::{ArrowSchemaConverter, add_encoded_arrow_schema_to_metadata};
 use parquet::basic::{Compression, Encoding, ZstdLevel};
 use parquet::file::properties::{EnabledStatistics, WriterProperties};
+use parquet::file::writer::SerializedFileWriter;
 use parquet::schema::types::ColumnPath;
 
 use crate::{Error, Result};
@@ -114,9 +118,11 @@ pub const ROW_GROUP_ROWS: usize = 1 << 20;
 const QUEUE: usize = 4;
 
 /// Writes every table as Parquet files of at most `rows_per_part` rows each,
-/// through a [`PartStore`]. Each table is encoded on its own thread (a dump's `objects` and
-/// `references` tables encode in parallel); memory stays bounded by one row group and a few
-/// queued batches per table.
+/// through a [`PartStore`]. Each table is written on its own thread (a dump's `objects` and
+/// `references` tables encode in parallel), and on a machine with more cores each column is
+/// encoded on a thread of its own too ([`ParquetSink::with_column_threads`]); memory stays
+/// bounded by one row group and a few queued batches per table. The files are the same
+/// either way.
 ///
 /// Encodings, chosen for encoding speed first, then size:
 ///
@@ -135,7 +141,12 @@ pub struct ParquetSink<S: PartStore + Send + 'static> {
     store: Arc<Mutex<S>>,
     tables: BTreeMap<&'static str, Worker>,
     rows_per_part: u64,
+    column_threads: bool,
 }
+
+/// The cores from which [`ParquetSink`] encodes columns on threads of their own by default:
+/// with fewer, a thread per table already keeps them busy and more threads only add switching.
+pub const COLUMN_THREADS_FROM_CORES: usize = 4;
 
 struct Worker {
     tx: Option<SyncSender<RecordBatch>>,
@@ -149,7 +160,17 @@ impl<S: PartStore + Send + 'static> ParquetSink<S> {
             store: Arc::new(Mutex::new(store)),
             tables: BTreeMap::new(),
             rows_per_part: DEFAULT_ROWS_PER_PART,
+            column_threads: std::thread::available_parallelism()
+                .is_ok_and(|n| n.get() >= COLUMN_THREADS_FROM_CORES),
         }
+    }
+
+    /// Encodes each column on a thread of its own (`true`), or each table's columns on the
+    /// table's thread (`false`). The default is `true` on machines with at least
+    /// [`COLUMN_THREADS_FROM_CORES`] cores. Set it before the first table begins.
+    pub fn with_column_threads(mut self, threads: bool) -> Self {
+        self.column_threads = threads;
+        self
     }
 
     /// Splits tables into parts of at most `rows` rows (at least 1). Set it before the first
@@ -237,72 +258,300 @@ fn properties(schema: &Schema) -> WriterProperties {
     b.build()
 }
 
-/// One table's writer thread: batches in, parts out.
+/// Encodes one column of a table: on the table's thread (`Inline`), or on a thread of its
+/// own (`Thread`), so a table's columns encode in parallel.
+enum ColumnEncoder {
+    Inline {
+        field: FieldRef,
+        writer: Option<Box<ArrowColumnWriter>>,
+    },
+    Thread(ColumnThread),
+}
+
+impl ColumnEncoder {
+    fn new(table: &'static str, field: FieldRef, threaded: bool) -> Result<ColumnEncoder> {
+        if !threaded {
+            return Ok(ColumnEncoder::Inline {
+                field,
+                writer: None,
+            });
+        }
+        let (tx, rx) = sync_channel::<ColumnJob>(QUEUE);
+        let (done_tx, done) = sync_channel(1);
+        let handle = std::thread::Builder::new()
+            .name(format!("{table}.{}", field.name()))
+            .spawn(move || encode_column(&field, &rx, &done_tx))
+            .map_err(|source| Error::Io {
+                table,
+                part: 0,
+                source,
+            })?;
+        Ok(ColumnEncoder::Thread(ColumnThread {
+            tx: Some(tx),
+            done,
+            handle: Some(handle),
+        }))
+    }
+
+    /// Starts a row group's chunk.
+    fn open(&mut self, w: ArrowColumnWriter) -> Result<()> {
+        match self {
+            ColumnEncoder::Inline { writer, .. } => {
+                *writer = Some(Box::new(w));
+                Ok(())
+            }
+            ColumnEncoder::Thread(t) => t.send(ColumnJob::Open(Box::new(w))),
+        }
+    }
+
+    /// Encodes `values` into the open chunk.
+    fn write(&mut self, values: ArrayRef) -> Result<()> {
+        match self {
+            ColumnEncoder::Inline { field, writer } => {
+                let w = writer.as_mut().ok_or(Error::WriterPanicked)?;
+                for leaf in compute_leaves(field, &values)? {
+                    w.write(&leaf)?;
+                }
+                Ok(())
+            }
+            ColumnEncoder::Thread(t) => t.send(ColumnJob::Write(values)),
+        }
+    }
+
+    /// Closes the open chunk.
+    fn close(&mut self) -> Result<ArrowColumnChunk> {
+        match self {
+            ColumnEncoder::Inline { writer, .. } => {
+                Ok(writer.take().ok_or(Error::WriterPanicked)?.close()?)
+            }
+            ColumnEncoder::Thread(t) => {
+                t.send(ColumnJob::Close)?;
+                t.done.recv().map_err(|_| Error::WriterPanicked)?
+            }
+        }
+    }
+}
+
+/// What a column's encoder thread is told.
+enum ColumnJob {
+    /// Encode into this writer (a new row group's column chunk).
+    Open(Box<ArrowColumnWriter>),
+    /// Encode these values.
+    Write(ArrayRef),
+    /// Close the chunk and send it back.
+    Close,
+}
+
+/// A column's encoder thread, and its way back.
+struct ColumnThread {
+    tx: Option<SyncSender<ColumnJob>>,
+    done: Receiver<Result<ArrowColumnChunk>>,
+    handle: Option<JoinHandle<()>>,
+}
+
+impl ColumnThread {
+    fn send(&self, job: ColumnJob) -> Result<()> {
+        match &self.tx {
+            Some(tx) if tx.send(job).is_ok() => Ok(()),
+            _ => Err(Error::WriterPanicked),
+        }
+    }
+}
+
+impl Drop for ColumnThread {
+    fn drop(&mut self) {
+        drop(self.tx.take());
+        if let Some(h) = self.handle.take() {
+            let _ = h.join();
+        }
+    }
+}
+
+/// The loop of a column's encoder thread. An error is kept and answers the next `Close`.
+fn encode_column(
+    field: &FieldRef,
+    rx: &Receiver<ColumnJob>,
+    done: &SyncSender<Result<ArrowColumnChunk>>,
+) {
+    let mut writer = None;
+    let mut failed = None;
+    for job in rx {
+        match job {
+            ColumnJob::Open(w) => writer = Some(w),
+            ColumnJob::Write(values) => {
+                let (Some(w), None) = (writer.as_mut(), &failed) else {
+                    continue;
+                };
+                let written = compute_leaves(field, &values)
+                    .and_then(|leaves| leaves.iter().try_for_each(|leaf| w.write(leaf)));
+                if let Err(e) = written {
+                    failed = Some(e);
+                }
+            }
+            ColumnJob::Close => {
+                let chunk = match (writer.take(), failed.take()) {
+                    (_, Some(e)) => Err(e.into()),
+                    (Some(w), None) => w.close().map_err(Error::from),
+                    (None, None) => Err(Error::WriterPanicked),
+                };
+                if done.send(chunk).is_err() {
+                    return;
+                }
+            }
+        }
+    }
+}
+
+/// One table's writer thread: batches in, parts out. It cuts the batches into row groups and
+/// parts, has each column encoded ([`ColumnEncoder`], on a thread per column when
+/// `column_threads`), and writes the encoded column chunks to the part.
 fn run_table<S: PartStore>(
     table: &'static str,
     schema: SchemaRef,
     store: Arc<Mutex<S>>,
     rows_per_part: u64,
+    column_threads: bool,
     rx: Receiver<RecordBatch>,
 ) -> Result<TableWritten> {
-    let props = properties(&schema);
+    let mut props = properties(&schema);
+    add_encoded_arrow_schema_to_metadata(&schema, &mut props);
+    let props = Arc::new(props);
+    let parquet_schema = ArrowSchemaConverter::new()
+        .with_coerce_types(props.coerce_types())
+        .convert(&schema)?;
+    if parquet_schema.num_columns() != schema.fields().len() {
+        return Err(arrow_schema::ArrowError::SchemaError(format!(
+            "{table}: nested columns are not supported"
+        ))
+        .into());
+    }
+    let mut columns = schema
+        .fields()
+        .iter()
+        .map(|f| ColumnEncoder::new(table, Arc::clone(f), column_threads))
+        .collect::<Result<Vec<_>>>()?;
+    let mut part = Part::<S::Part>::default();
     let mut written = TableWritten::default();
-    let mut writer: Option<ArrowWriter<S::Part>> = None;
-    let mut rows_in_part = 0u64;
-    let open = |part: u32| -> Result<ArrowWriter<S::Part>> {
+    let open = |number: u32| -> Result<OpenPart<S::Part>> {
         let file = lock(&store)?
-            .create(table, part)
+            .create(table, number)
             .map_err(|source| Error::Io {
                 table,
-                part,
+                part: number,
                 source,
             })?;
-        Ok(ArrowWriter::try_new(
-            file,
-            schema.clone(),
-            Some(props.clone()),
-        )?)
+        let writer =
+            SerializedFileWriter::new(file, parquet_schema.root_schema_ptr(), props.clone())?;
+        let factory = ArrowRowGroupWriterFactory::new(&writer, schema.clone());
+        Ok(OpenPart {
+            writer,
+            factory,
+            row_groups: 0,
+            rows_in_group: 0,
+        })
     };
-    let close = |w: ArrowWriter<S::Part>, part: u32| -> Result<()> {
-        // Flushes the last row group and writes the footer.
-        let file = w.into_inner()?;
+    let close = |p: OpenPart<S::Part>, number: u32| -> Result<()> {
+        // Writes the footer.
+        let file = p.writer.into_inner()?;
         lock(&store)?
-            .commit(table, part, file)
+            .commit(table, number, file)
             .map_err(|source| Error::Io {
                 table,
-                part,
+                part: number,
                 source,
             })
     };
     for mut batch in rx {
         while batch.num_rows() > 0 {
-            let w = match writer.as_mut() {
-                Some(w) => w,
-                None => writer.insert(open(written.parts)?),
-            };
-            let room = rows_per_part.saturating_sub(rows_in_part);
-            let take = (batch.num_rows() as u64).min(room) as usize;
-            w.write(&batch.slice(0, take))?;
+            if part.open.is_none() {
+                part.open = Some(open(written.parts)?);
+            }
+            let p = part.open.as_mut().ok_or(Error::WriterPanicked)?;
+            if p.rows_in_group == 0 {
+                for (e, w) in columns
+                    .iter_mut()
+                    .zip(p.factory.create_column_writers(p.row_groups)?)
+                {
+                    e.open(w)?;
+                }
+            }
+            let room_in_part = rows_per_part.saturating_sub(part.rows);
+            let room_in_group = (ROW_GROUP_ROWS - p.rows_in_group) as u64;
+            let take = (batch.num_rows() as u64)
+                .min(room_in_part)
+                .min(room_in_group) as usize;
+            for (e, c) in columns.iter_mut().zip(batch.columns()) {
+                e.write(c.slice(0, take))?;
+            }
             batch = batch.slice(take, batch.num_rows() - take);
-            rows_in_part += take as u64;
+            p.rows_in_group += take;
+            part.rows += take as u64;
             written.rows += take as u64;
-            if rows_in_part >= rows_per_part {
-                if let Some(w) = writer.take() {
-                    close(w, written.parts)?;
+            if p.rows_in_group >= ROW_GROUP_ROWS || part.rows >= rows_per_part {
+                p.close_row_group(&mut columns)?;
+            }
+            if part.rows >= rows_per_part {
+                if let Some(p) = part.open.take() {
+                    close(p, written.parts)?;
                 }
                 written.parts += 1;
-                rows_in_part = 0;
+                part.rows = 0;
             }
         }
     }
-    if writer.is_none() && written.parts == 0 {
-        writer = Some(open(0)?);
+    if part.open.is_none() && written.parts == 0 {
+        // A table with no rows: one part, its schema and no row group.
+        part.open = Some(open(0)?);
     }
-    if let Some(w) = writer.take() {
-        close(w, written.parts)?;
+    if let Some(mut p) = part.open.take() {
+        if p.rows_in_group > 0 {
+            p.close_row_group(&mut columns)?;
+        }
+        close(p, written.parts)?;
         written.parts += 1;
     }
     Ok(written)
+}
+
+/// The part being written and how many rows it holds.
+struct Part<W: Write + Send> {
+    open: Option<OpenPart<W>>,
+    rows: u64,
+}
+
+impl<W: Write + Send> Default for Part<W> {
+    fn default() -> Self {
+        Part {
+            open: None,
+            rows: 0,
+        }
+    }
+}
+
+/// An open part: its file writer, and the row group being encoded.
+struct OpenPart<W: Write + Send> {
+    writer: SerializedFileWriter<W>,
+    factory: ArrowRowGroupWriterFactory,
+    row_groups: usize,
+    rows_in_group: usize,
+}
+
+impl<W: Write + Send> OpenPart<W> {
+    /// Collects every column's chunk of the open row group and writes the row group.
+    fn close_row_group(&mut self, columns: &mut [ColumnEncoder]) -> Result<()> {
+        let chunks = columns
+            .iter_mut()
+            .map(ColumnEncoder::close)
+            .collect::<Result<Vec<_>>>()?;
+        let mut group = self.writer.next_row_group()?;
+        for chunk in chunks {
+            chunk.append_to_row_group(&mut group)?;
+        }
+        group.close()?;
+        self.row_groups += 1;
+        self.rows_in_group = 0;
+        Ok(())
+    }
 }
 
 fn lock<S>(store: &Mutex<S>) -> Result<std::sync::MutexGuard<'_, S>> {
@@ -317,9 +566,10 @@ impl<S: PartStore + Send + 'static> BatchSink for ParquetSink<S> {
         let (tx, rx) = sync_channel(QUEUE);
         let store = Arc::clone(&self.store);
         let rows_per_part = self.rows_per_part;
+        let column_threads = self.column_threads;
         let handle = std::thread::Builder::new()
             .name(format!("parquet-{table}"))
-            .spawn(move || run_table(table, schema, store, rows_per_part, rx))
+            .spawn(move || run_table(table, schema, store, rows_per_part, column_threads, rx))
             .map_err(|source| Error::Io {
                 table,
                 part: 0,

@@ -378,32 +378,40 @@ fn parquet_parts_read_back_with_the_parquet_crate() {
     use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
     let data = dump("heapgen_jdk17.hprof");
     let (mem, _) = export(&data);
-    let mut sink = ParquetSink::new(MemStore::default()).with_rows_per_part(10_000);
-    columnar::hprof::export(&data, &mut sink, &mut |_| {}).unwrap();
-    let (store, written) = sink.finish().unwrap();
-    for (table, w) in &written {
-        assert_eq!(w.rows as usize, mem.rows(table), "{table}");
-        assert_eq!(w.parts as u64, w.rows.div_ceil(10_000).max(1), "{table}");
-        let mut rows = 0;
-        let mut back = Vec::new();
-        for part in 0..w.parts {
-            let bytes = bytes::Bytes::from(store.committed[&(table.to_string(), part)].clone());
-            let reader = ParquetRecordBatchReaderBuilder::try_new(bytes)
-                .unwrap()
-                .build()
-                .unwrap();
-            for b in reader {
-                let b = b.unwrap();
-                rows += b.num_rows();
-                back.push(b);
+    let mut parts = Vec::new();
+    for column_threads in [false, true] {
+        let mut sink = ParquetSink::new(MemStore::default())
+            .with_rows_per_part(10_000)
+            .with_column_threads(column_threads);
+        columnar::hprof::export(&data, &mut sink, &mut |_| {}).unwrap();
+        let (store, written) = sink.finish().unwrap();
+        for (table, w) in &written {
+            assert_eq!(w.rows as usize, mem.rows(table), "{table}");
+            assert_eq!(w.parts as u64, w.rows.div_ceil(10_000).max(1), "{table}");
+            let mut rows = 0;
+            let mut back = Vec::new();
+            for part in 0..w.parts {
+                let bytes = bytes::Bytes::from(store.committed[&(table.to_string(), part)].clone());
+                let reader = ParquetRecordBatchReaderBuilder::try_new(bytes)
+                    .unwrap()
+                    .build()
+                    .unwrap();
+                for b in reader {
+                    let b = b.unwrap();
+                    rows += b.num_rows();
+                    back.push(b);
+                }
             }
+            assert_eq!(rows, mem.rows(table), "{table}");
+            let want = arrow_select_concat(batches(&mem, table));
+            let got = arrow_select_concat(&back);
+            assert_eq!(got, want, "{table}");
         }
-        assert_eq!(rows, mem.rows(table), "{table}");
-        let want = arrow_select_concat(batches(&mem, table));
-        let got = arrow_select_concat(&back);
-        assert_eq!(got, want, "{table}");
+        assert!(written["objects"].parts > 1);
+        parts.push(store.committed);
     }
-    assert!(written["objects"].parts > 1);
+    // A thread per column writes the very same files.
+    assert!(parts[0] == parts[1]);
 }
 
 /// Every column of `batches` as one vector of debug strings per column (an order-preserving,
