@@ -1116,8 +1116,13 @@ impl ObjectColumns {
     }
 }
 
+/// Rows a column vector holds past [`BATCH_ROWS`] before it grows: the batch is sent once an
+/// object is done, and an instance's references (or a short array's elements) still fit.
+const BATCH_SLACK: usize = 4096;
+
+/// The column so far, leaving an empty one with room for the next batch.
 fn take<T>(v: &mut Vec<T>) -> Vec<T> {
-    std::mem::replace(v, Vec::with_capacity(BATCH_ROWS))
+    std::mem::replace(v, Vec::with_capacity(BATCH_ROWS + BATCH_SLACK))
 }
 
 impl Rows for ObjectColumns {
