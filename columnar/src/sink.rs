@@ -462,6 +462,12 @@ fn run_table<S: PartStore>(
             })
     };
     for mut batch in rx {
+        if batch.schema_ref().fields() != schema.fields() {
+            return Err(arrow_schema::ArrowError::SchemaError(format!(
+                "{table}: a batch's columns differ from the table's schema"
+            ))
+            .into());
+        }
         while batch.num_rows() > 0 {
             if part.open.is_none() {
                 part.open = Some(open(written.parts)?);

@@ -1,0 +1,94 @@
+//! `ParquetSink` used wrongly or failing underneath: errors, never panics or hangs, whether
+//! columns are encoded on the table's thread or on threads of their own.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::sync::Arc;
+
+use columnar::arrow_array::{ArrayRef, RecordBatch, StringArray, UInt64Array};
+use columnar::arrow_schema::{DataType, Field, Schema};
+use columnar::{BatchSink, ParquetSink, PartStore};
+
+/// Parts kept in memory; `fail_create` makes creating a part fail.
+#[derive(Default)]
+struct Store {
+    fail_create: bool,
+    committed: usize,
+}
+
+impl PartStore for Store {
+    type Part = Vec<u8>;
+    fn create(&mut self, table: &str, part: u32) -> std::io::Result<Vec<u8>> {
+        if self.fail_create {
+            return Err(std::io::Error::other(format!("no room for {table} {part}")));
+        }
+        Ok(Vec::new())
+    }
+    fn commit(&mut self, _: &str, _: u32, _: Vec<u8>) -> std::io::Result<()> {
+        self.committed += 1;
+        Ok(())
+    }
+}
+
+fn ids() -> Arc<Schema> {
+    Arc::new(Schema::new(vec![Field::new("id", DataType::UInt64, false)]))
+}
+
+fn batch_of_ids() -> RecordBatch {
+    let values: ArrayRef = Arc::new(UInt64Array::from(vec![1u64, 2, 3]));
+    RecordBatch::try_new(ids(), vec![values]).unwrap()
+}
+
+#[test]
+fn a_batch_of_another_schema_is_an_error() {
+    for threads in [false, true] {
+        let mut sink = ParquetSink::new(Store::default()).with_column_threads(threads);
+        sink.begin("t", ids()).unwrap();
+        sink.write("t", batch_of_ids()).unwrap();
+        let names: ArrayRef = Arc::new(StringArray::from(vec!["a"]));
+        let other = Arc::new(Schema::new(vec![Field::new("id", DataType::Utf8, false)]));
+        let bad = RecordBatch::try_new(other, vec![names]).unwrap();
+        // The writer thread may already have stopped when the second batch comes.
+        let written = sink
+            .write("t", bad)
+            .and_then(|()| sink.finish().map(|_| ()));
+        let e = written.unwrap_err().to_string();
+        assert!(
+            e.contains("differ from the table's schema"),
+            "{threads}: {e}"
+        );
+    }
+}
+
+#[test]
+fn a_store_that_cannot_create_a_part_is_an_error_naming_it() {
+    for threads in [false, true] {
+        let store = Store {
+            fail_create: true,
+            committed: 0,
+        };
+        let mut sink = ParquetSink::new(store).with_column_threads(threads);
+        sink.begin("t", ids()).unwrap();
+        let written = sink
+            .write("t", batch_of_ids())
+            .and_then(|()| sink.finish().map(|_| ()));
+        let e = written.unwrap_err().to_string();
+        assert_eq!(e, "t/part-00000: no room for t 0", "{threads}");
+    }
+}
+
+#[test]
+fn parts_split_at_the_row_limit_with_either_encoder() {
+    for threads in [false, true] {
+        let mut sink = ParquetSink::new(Store::default())
+            .with_rows_per_part(2)
+            .with_column_threads(threads);
+        sink.begin("t", ids()).unwrap();
+        sink.begin("empty", ids()).unwrap();
+        sink.write("t", batch_of_ids()).unwrap();
+        sink.write("t", batch_of_ids()).unwrap();
+        let (store, written) = sink.finish().unwrap();
+        assert_eq!((written["t"].rows, written["t"].parts), (6, 3), "{threads}");
+        assert_eq!((written["empty"].rows, written["empty"].parts), (0, 1));
+        assert_eq!(store.committed, 4);
+    }
+}
