@@ -100,8 +100,8 @@ pub(crate) mod plain {
     }
 
     /// A dictionary-encoded string column from codes into `names` (the dictionary): rows whose
-    /// code is not below `names.len()` are null. The codes become the keys as they are (no
-    /// string is copied per row), so the Parquet writer sees each name once per page.
+    /// code is not below `names.len()` are null. The codes become the keys as they are: no
+    /// string is copied per row.
     pub(crate) fn dictionary<K>(mut codes: Vec<K::Native>, names: &ArrayRef) -> Result<ArrayRef>
     where
         K: ArrowDictionaryKeyType,
