@@ -260,7 +260,7 @@ pub fn export(
     }
     let mut summary = Summary::default();
     let (top, top_from) = TopLevel::before_heap_dumps(data, sink)?;
-    let mut heap = HeapPass::new(top, top_from, id_size);
+    let mut heap = HeapPass::new(top, top_from, id_size, data.len());
     let walked = heap.run(data, sink, progress, &mut summary)?;
     summary.missing_heap_dump_end =
         walked.stopped.is_none() && walked.saw_segment && !walked.saw_end;
@@ -501,6 +501,9 @@ struct HeapPass<'a> {
     last_layout: Option<(Id, Option<(u32, u32)>)>,
     /// The object fields of every layout met, one layout after another.
     fields: Vec<RefField>,
+    /// At most this many fields are kept in `fields`: half the dump's length, so 4 bytes of
+    /// memory per byte of the dump (a real dump's layouts need a small part of that).
+    fields_budget: usize,
     /// Scratch: the classes between a class and the first superclass with a known layout.
     chain: Vec<Id>,
     /// Classes of object arrays, and the last one added.
@@ -516,7 +519,7 @@ struct HeapPass<'a> {
 }
 
 impl<'a> HeapPass<'a> {
-    fn new(top: TopLevel, top_from: u64, id_size: IdSize) -> Self {
+    fn new(top: TopLevel, top_from: u64, id_size: IdSize, dump_len: usize) -> Self {
         let class_class_id = top
             .names
             .class_ids()
@@ -532,6 +535,7 @@ impl<'a> HeapPass<'a> {
             layouts: IdMap::default(),
             last_layout: None,
             fields: Vec::new(),
+            fields_budget: dump_len / 2,
             chain: Vec::new(),
             array_classes: HashSet::default(),
             last_array_class: None,
@@ -596,10 +600,26 @@ impl<'a> HeapPass<'a> {
     }
 
     /// The layout of class `id`: its own object fields, then those of `super_layout` moved
-    /// past its own field bytes.
-    fn extend_layout(&mut self, id: Id, (start, end): (u32, u32)) -> Option<(u32, u32)> {
+    /// past its own field bytes. `None` (and nothing kept) past [`HeapPass::fields_budget`].
+    fn extend_layout(&mut self, id: Id, super_layout: (u32, u32)) -> Option<(u32, u32)> {
+        let from = self.fields.len();
+        let layout = self.push_layout(id, super_layout);
+        if layout.is_none() {
+            self.fields.truncate(from);
+        }
+        layout
+    }
+
+    fn push_layout(&mut self, id: Id, (start, end): (u32, u32)) -> Option<(u32, u32)> {
         let c = self.class_dumps.get(&id)?;
         let from = self.fields.len();
+        // Every class keeps a copy of its superclasses' fields: a dump of deep hierarchies
+        // (a hostile one: a chain of thousands of classes) must not make that quadratic.
+        let own_fields = usize::from(c.instance_fields_len);
+        let inherited = (end as usize).saturating_sub(start as usize);
+        if from + own_fields + inherited > self.fields_budget {
+            return None;
+        }
         let mut offset = 0usize;
         for f in c.instance_fields() {
             if f.field_type == BasicType::Object {

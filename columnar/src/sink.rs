@@ -132,7 +132,8 @@ const QUEUE: usize = 4;
 /// * `class_id` (a few thousand distinct values in millions of rows, in no order) and string
 ///   columns (Arrow dictionaries too: a dump's `kind`, `element_type`, `heap`, `field`) are
 ///   plain and zstd-compressed (level 1): as small as dictionary pages once compressed, and
-///   faster to write (no hash lookup per row; `benches/README.md` has the figures).
+///   for strings faster to write than Parquet's dictionary encoding, which looks up every
+///   row (`benches/README.md` has the figures per column).
 /// * Other columns (floating point) are plain and zstd-compressed.
 ///
 /// Statistics (min and max per row group, for engines to skip row groups) are kept for the
