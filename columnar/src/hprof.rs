@@ -697,9 +697,10 @@ impl<'a> HeapPass<'a> {
         let known = |id: &Id| {
             *id == 0 || self.top.load_classes.contains_key(id) || self.class_dumps.contains_key(id)
         };
+        // An instance of a class without a dump has no layout, so its class is deferred.
         let mut unknown: Vec<Id> = self
-            .layouts
-            .keys()
+            .deferred
+            .iter()
             .chain(self.array_classes.iter())
             .copied()
             .filter(|id| !known(id))

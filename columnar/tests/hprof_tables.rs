@@ -567,3 +567,42 @@ fn class_dumps_after_their_instances_give_the_same_tables() {
 fn objects_schema_index(column: &str) -> usize {
     columnar::hprof::objects_schema().index_of(column).unwrap()
 }
+
+#[test]
+fn classes_objects_name_but_the_dump_never_describes_are_listed() {
+    // Hand-made (no writer leaves these out): an instance of class 0x51 and an object array
+    // of class 0x52, neither with a LOAD CLASS or a CLASS DUMP.
+    let mut data = b"JAVA PROFILE 1.0.2\0\0\0\0\x08".to_vec();
+    data.extend_from_slice(&[0; 8]);
+    let mut heap = vec![0x21];
+    heap.extend_from_slice(&0x100u64.to_be_bytes());
+    heap.extend_from_slice(&[0; 4]);
+    heap.extend_from_slice(&0x51u64.to_be_bytes());
+    heap.extend_from_slice(&[0, 0, 0, 0]);
+    heap.push(0x22);
+    heap.extend_from_slice(&0x200u64.to_be_bytes());
+    heap.extend_from_slice(&[0, 0, 0, 0, 0, 0, 0, 1]);
+    heap.extend_from_slice(&0x52u64.to_be_bytes());
+    heap.extend_from_slice(&0x100u64.to_be_bytes());
+    data.push(0x1C);
+    data.extend_from_slice(&[0; 4]);
+    data.extend_from_slice(&(heap.len() as u32).to_be_bytes());
+    data.extend_from_slice(&heap);
+    data.extend_from_slice(&[0x2C, 0, 0, 0, 0, 0, 0, 0, 0]);
+    let (sink, summary) = export(&data);
+    assert!(summary.is_complete(), "{:?}", summary.stopped);
+    assert_eq!(summary.instances_without_layout, 1);
+    let b = &batches(&sink, "classes")[0];
+    let listed: Vec<(Option<u64>, Option<String>)> = u64s(b, "class_id")
+        .into_iter()
+        .zip(strs(b, "name"))
+        .collect();
+    assert_eq!(
+        listed,
+        [
+            (Some(0x51), Some("<unknown class 0x51>".to_owned())),
+            (Some(0x52), Some("<unknown class 0x52>".to_owned())),
+        ]
+    );
+    assert_eq!(sink.rows("references"), 1, "the array's element");
+}
