@@ -5,8 +5,9 @@
 //! first heap dump first (strings, class names, stack frames and traces), then the heap dumps,
 //! one row per object, reference and root, class dumps kept as they come. Instances read
 //! before their class's dump, or before a field name their layout needs, get their references
-//! in a second pass (HotSpot and ART write names and class dumps first, so their dumps need
-//! none). Memory holds the class dumps and class names, never objects.
+//! in a second pass. HotSpot's JDK 17 dumps (class dumps first) need none; ART's, which dump
+//! some classes after instances of them, do. Memory holds the class dumps and class names,
+//! never objects.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
