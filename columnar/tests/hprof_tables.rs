@@ -15,7 +15,10 @@ use std::path::PathBuf;
 use arrow_array::cast::AsArray;
 use arrow_array::types::{UInt32Type, UInt64Type};
 use arrow_array::{Array, RecordBatch};
-use columnar::{MemorySink, ParquetSink, PartStore};
+mod common;
+
+use columnar::{MemorySink, ParquetSink};
+use common::MemStore;
 use hprof::binary::heap_dump::SubRecord;
 use hprof::binary::histogram::Histogram;
 use hprof::binary::index::Index;
@@ -356,23 +359,6 @@ fn references_of_sampled_instances_are_their_object_fields() {
     }
 }
 
-/// Parts kept in memory, once committed.
-#[derive(Default)]
-struct MemStore {
-    committed: BTreeMap<(String, u32), Vec<u8>>,
-}
-
-impl PartStore for MemStore {
-    type Part = Vec<u8>;
-    fn create(&mut self, _table: &str, _part: u32) -> std::io::Result<Vec<u8>> {
-        Ok(Vec::new())
-    }
-    fn commit(&mut self, table: &str, part: u32, file: Vec<u8>) -> std::io::Result<()> {
-        self.committed.insert((table.to_owned(), part), file);
-        Ok(())
-    }
-}
-
 #[test]
 fn parquet_parts_read_back_with_the_parquet_crate() {
     use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
@@ -570,25 +556,16 @@ fn objects_schema_index(column: &str) -> usize {
 
 #[test]
 fn classes_objects_name_but_the_dump_never_describes_are_listed() {
-    // Hand-made (no writer leaves these out): an instance of class 0x51 and an object array
+    // Made up (no writer leaves these out): an instance of class 0x51 and an object array
     // of class 0x52, neither with a LOAD CLASS or a CLASS DUMP.
-    let mut data = b"JAVA PROFILE 1.0.2\0\0\0\0\x08".to_vec();
-    data.extend_from_slice(&[0; 8]);
-    let mut heap = vec![0x21];
-    heap.extend_from_slice(&0x100u64.to_be_bytes());
-    heap.extend_from_slice(&[0; 4]);
-    heap.extend_from_slice(&0x51u64.to_be_bytes());
-    heap.extend_from_slice(&[0, 0, 0, 0]);
-    heap.push(0x22);
-    heap.extend_from_slice(&0x200u64.to_be_bytes());
-    heap.extend_from_slice(&[0, 0, 0, 0, 0, 0, 0, 1]);
-    heap.extend_from_slice(&0x52u64.to_be_bytes());
-    heap.extend_from_slice(&0x100u64.to_be_bytes());
-    data.push(0x1C);
-    data.extend_from_slice(&[0; 4]);
-    data.extend_from_slice(&(heap.len() as u32).to_be_bytes());
-    data.extend_from_slice(&heap);
-    data.extend_from_slice(&[0x2C, 0, 0, 0, 0, 0, 0, 0, 0]);
+    let element = 0x100u64.to_be_bytes();
+    let data = common::dump(
+        &[],
+        &[
+            common::instance(0x100, 0x51, &[]),
+            common::object_array(0x200, 0x52, &element),
+        ],
+    );
     let (sink, summary) = export(&data);
     assert!(summary.is_complete(), "{:?}", summary.stopped);
     assert_eq!(summary.instances_without_layout, 1);

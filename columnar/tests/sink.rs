@@ -6,28 +6,10 @@ use std::sync::Arc;
 
 use columnar::arrow_array::{ArrayRef, RecordBatch, StringArray, UInt64Array};
 use columnar::arrow_schema::{DataType, Field, Schema};
-use columnar::{BatchSink, ParquetSink, PartStore};
+use columnar::{BatchSink, ParquetSink};
 
-/// Parts kept in memory; `fail_create` makes creating a part fail.
-#[derive(Default)]
-struct Store {
-    fail_create: bool,
-    committed: usize,
-}
-
-impl PartStore for Store {
-    type Part = Vec<u8>;
-    fn create(&mut self, table: &str, part: u32) -> std::io::Result<Vec<u8>> {
-        if self.fail_create {
-            return Err(std::io::Error::other(format!("no room for {table} {part}")));
-        }
-        Ok(Vec::new())
-    }
-    fn commit(&mut self, _: &str, _: u32, _: Vec<u8>) -> std::io::Result<()> {
-        self.committed += 1;
-        Ok(())
-    }
-}
+mod common;
+use common::MemStore;
 
 fn ids() -> Arc<Schema> {
     Arc::new(Schema::new(vec![Field::new("id", DataType::UInt64, false)]))
@@ -41,7 +23,7 @@ fn batch_of_ids() -> RecordBatch {
 #[test]
 fn a_batch_of_another_schema_is_an_error() {
     for threads in [false, true] {
-        let mut sink = ParquetSink::new(Store::default()).with_column_threads(threads);
+        let mut sink = ParquetSink::new(MemStore::default()).with_column_threads(threads);
         sink.begin("t", ids()).unwrap();
         sink.write("t", batch_of_ids()).unwrap();
         let names: ArrayRef = Arc::new(StringArray::from(vec!["a"]));
@@ -62,9 +44,9 @@ fn a_batch_of_another_schema_is_an_error() {
 #[test]
 fn a_store_that_cannot_create_a_part_is_an_error_naming_it() {
     for threads in [false, true] {
-        let store = Store {
+        let store = MemStore {
             fail_create: true,
-            committed: 0,
+            ..MemStore::default()
         };
         let mut sink = ParquetSink::new(store).with_column_threads(threads);
         sink.begin("t", ids()).unwrap();
@@ -79,7 +61,7 @@ fn a_store_that_cannot_create_a_part_is_an_error_naming_it() {
 #[test]
 fn parts_split_at_the_row_limit_with_either_encoder() {
     for threads in [false, true] {
-        let mut sink = ParquetSink::new(Store::default())
+        let mut sink = ParquetSink::new(MemStore::default())
             .with_rows_per_part(2)
             .with_column_threads(threads);
         sink.begin("t", ids()).unwrap();
@@ -89,6 +71,6 @@ fn parts_split_at_the_row_limit_with_either_encoder() {
         let (store, written) = sink.finish().unwrap();
         assert_eq!((written["t"].rows, written["t"].parts), (6, 3), "{threads}");
         assert_eq!((written["empty"].rows, written["empty"].parts), (0, 1));
-        assert_eq!(store.committed, 4);
+        assert_eq!(store.committed.len(), 4);
     }
 }
