@@ -382,9 +382,6 @@ fn export_dump(map: &memmap2::Mmap, sink: &mut Sink) -> Result<Outcome, String> 
     let summary = summary.map_err(|e| e.to_string())?;
     let note = match &summary.stopped {
         Some(e) => format!("reading stopped at byte offset {}: {e}\n", e.offset()),
-        None if summary.missing_heap_dump_end => {
-            "the dump ends without its HEAP DUMP END record (cut off after a segment)\n".into()
-        }
         None => String::new(),
     };
     Ok(Outcome {

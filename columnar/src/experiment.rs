@@ -19,7 +19,7 @@ use experiment::packets::Value;
 use experiment::stacks::{FrameKind, StackId, Symbolizer};
 use experiment::{Experiment, Source};
 
-use crate::rows::{BATCH_ROWS, Rows, rows};
+use crate::rows::{BATCH_ROWS, NULLABLE, REQUIRED, Rows, rows};
 use crate::sink::BatchSink;
 use crate::{Error, Result};
 
@@ -97,41 +97,6 @@ fn samples_schema(fields: &[FieldColumn]) -> SchemaRef {
         cols.push(Field::new(f.column.as_str(), f.data_type.clone(), true));
     }
     Arc::new(Schema::new(cols))
-}
-
-/// The `stacks` table's schema.
-pub fn stacks_schema() -> SchemaRef {
-    Arc::new(Schema::new(vec![
-        Field::new("stack_id", DataType::UInt32, false),
-        Field::new("depth", DataType::UInt32, false),
-        Field::new("function_id", DataType::UInt32, false),
-        Field::new("function", DataType::Utf8, false),
-        Field::new("offset", DataType::UInt64, false),
-        Field::new("line", DataType::UInt32, true),
-        Field::new("frame_kind", DataType::Utf8, false),
-    ]))
-}
-
-/// The `functions` table's schema.
-pub fn functions_schema() -> SchemaRef {
-    Arc::new(Schema::new(vec![
-        Field::new("function_id", DataType::UInt32, false),
-        Field::new("name", DataType::Utf8, false),
-        Field::new("load_object", DataType::Utf8, true),
-        Field::new("signature", DataType::Utf8, true),
-    ]))
-}
-
-/// The `load_objects` table's schema.
-pub fn load_objects_schema() -> SchemaRef {
-    Arc::new(Schema::new(vec![
-        Field::new("experiment", DataType::Utf8, false),
-        Field::new("name", DataType::Utf8, false),
-        Field::new("vaddr", DataType::UInt64, false),
-        Field::new("size", DataType::UInt64, false),
-        Field::new("file_offset", DataType::Int64, false),
-        Field::new("tstamp", DataType::UInt64, false),
-    ]))
 }
 
 /// What an export wrote, and what it could not read.
@@ -354,31 +319,40 @@ fn frame_kind(k: FrameKind) -> &'static str {
     }
 }
 
-rows!(StackRows, table::STACKS, stacks_schema(), {
-    stack_id: UInt32Builder,
-    depth: UInt32Builder,
-    function_id: UInt32Builder,
-    function: StringBuilder,
-    offset: UInt64Builder,
-    line: UInt32Builder,
-    frame_kind: StringBuilder,
-});
+rows! {
+    /// The `stacks` table's schema.
+    pub fn stacks_schema() -> StackRows in table::STACKS {
+        stack_id: UInt32Builder = DataType::UInt32, REQUIRED;
+        depth: UInt32Builder = DataType::UInt32, REQUIRED;
+        function_id: UInt32Builder = DataType::UInt32, REQUIRED;
+        function: StringBuilder = DataType::Utf8, REQUIRED;
+        offset: UInt64Builder = DataType::UInt64, REQUIRED;
+        line: UInt32Builder = DataType::UInt32, NULLABLE;
+        frame_kind: StringBuilder = DataType::Utf8, REQUIRED;
+    }
+}
 
-rows!(FunctionRows, table::FUNCTIONS, functions_schema(), {
-    function_id: UInt32Builder,
-    name: StringBuilder,
-    load_object: StringBuilder,
-    signature: StringBuilder,
-});
+rows! {
+    /// The `functions` table's schema.
+    pub fn functions_schema() -> FunctionRows in table::FUNCTIONS {
+        function_id: UInt32Builder = DataType::UInt32, REQUIRED;
+        name: StringBuilder = DataType::Utf8, REQUIRED;
+        load_object: StringBuilder = DataType::Utf8, NULLABLE;
+        signature: StringBuilder = DataType::Utf8, NULLABLE;
+    }
+}
 
-rows!(LoadObjectRows, table::LOAD_OBJECTS, load_objects_schema(), {
-    experiment: StringBuilder,
-    name: StringBuilder,
-    vaddr: UInt64Builder,
-    size: UInt64Builder,
-    file_offset: Int64Builder,
-    tstamp: UInt64Builder,
-});
+rows! {
+    /// The `load_objects` table's schema.
+    pub fn load_objects_schema() -> LoadObjectRows in table::LOAD_OBJECTS {
+        experiment: StringBuilder = DataType::Utf8, REQUIRED;
+        name: StringBuilder = DataType::Utf8, REQUIRED;
+        vaddr: UInt64Builder = DataType::UInt64, REQUIRED;
+        size: UInt64Builder = DataType::UInt64, REQUIRED;
+        file_offset: Int64Builder = DataType::Int64, REQUIRED;
+        tstamp: UInt64Builder = DataType::UInt64, REQUIRED;
+    }
+}
 
 fn write_stacks<S: Source>(
     symbols: &Symbolizer<'_, S>,

@@ -39,19 +39,47 @@ pub(crate) trait Rows {
     }
 }
 
-/// Declares a table's row builders: `rows!(Name, TABLE, schema(), { column: Builder, … })`,
-/// columns in schema order.
+/// A column that is never null (see [`rows!`]).
+pub(crate) const REQUIRED: bool = false;
+/// A column that may be null (see [`rows!`]).
+pub(crate) const NULLABLE: bool = true;
+
+/// Declares a table once: its schema function and its row builders, columns in schema order,
+/// each named as its builder field.
+///
+/// ```text
+/// rows! {
+///     /// The `strings` table's schema.
+///     pub fn strings_schema() -> StringsRows in table::STRINGS {
+///         id: UInt64Builder = DataType::UInt64, REQUIRED;
+///         value: StringBuilder = DataType::Utf8, REQUIRED;
+///     }
+/// }
+/// ```
 macro_rules! rows {
-    ($name:ident, $table:expr, $schema:expr, { $($col:ident: $builder:ty),* $(,)? }) => {
-        #[derive(Default)]
-        struct $name {
-            len: usize,
-            $($col: $builder,)*
+    (
+        $(#[$doc:meta])*
+        $vis:vis fn $schema:ident() -> $name:ident in $table:path {
+            $($col:ident: $builder:ty = $data_type:expr, $nullable:expr;)*
         }
+    ) => {
+        $(#[$doc])*
+        $vis fn $schema() -> arrow_schema::SchemaRef {
+            std::sync::Arc::new(arrow_schema::Schema::new(vec![
+                $(arrow_schema::Field::new(stringify!($col), $data_type, $nullable)),*
+            ]))
+        }
+
+        #[derive(Default)]
+        pub(crate) struct $name {
+            pub(crate) len: usize,
+            $(pub(crate) $col: $builder,)*
+        }
+
         impl $crate::rows::Rows for $name {
             const TABLE: &'static str = $table;
             fn schema() -> arrow_schema::SchemaRef {
-                $schema
+                $schema()
             }
             fn len(&self) -> usize {
                 self.len

@@ -7,7 +7,8 @@ use std::collections::BTreeMap;
 use columnar::PartStore;
 use hprof::binary::header::{Header, Version};
 use hprof::binary::heap_dump::{ClassDump, InstanceDump, ObjectArrayDump, SubRecord};
-use hprof::binary::records::{IdList, Record, Utf8};
+use hprof::binary::records::{Record, Utf8};
+use hprof::binary::types::IdList;
 use hprof::binary::types::IdSize;
 use hprof::binary::write::Writer;
 

@@ -7,8 +7,7 @@
 
 use super::cursor::Cursor;
 use super::error::{Error, Result};
-use super::records::IdList;
-use super::types::{BasicType, Id, IdSize, Value};
+use super::types::{BasicType, Id, IdList, IdSize, Value};
 
 /// The sub-record's name as error messages give it (`"INSTANCE_DUMP sub-record"`), by tag.
 pub(crate) fn sub_record_what(t: u8) -> &'static str {
@@ -725,6 +724,69 @@ pub fn parse_primitive_array_dump<'a>(c: &mut Cursor<'a>) -> Result<PrimitiveArr
     }
 }
 
+/// Receives one decoded sub-record: the three object dumps through their own methods (the
+/// hot path, no [`SubRecord`] built), any other sub-record whole.
+pub(crate) trait SubRecordSink<'a> {
+    /// What the sink makes of a sub-record.
+    type Output;
+    /// An `INSTANCE_DUMP` at file offset `at`.
+    fn instance_dump(&mut self, at: u64, dump: InstanceDump<'a>) -> Self::Output;
+    /// An `OBJ_ARRAY_DUMP` at file offset `at`.
+    fn object_array_dump(&mut self, at: u64, dump: ObjectArrayDump<'a>) -> Self::Output;
+    /// A `PRIM_ARRAY_DUMP` at file offset `at`.
+    fn primitive_array_dump(&mut self, at: u64, dump: PrimitiveArrayDump<'a>) -> Self::Output;
+    /// Any other sub-record at file offset `at`.
+    fn other(&mut self, at: u64, sub: SubRecord<'a>) -> Self::Output;
+}
+
+/// Decodes the sub-record at the cursor (tag byte included), whose ids are `N` bytes, into
+/// `sink`: the one dispatch on sub-record tags, used by [`parse_sub_record`] and by the
+/// visiting fast path of the incremental decoder.
+///
+/// # Errors
+/// As [`parse_sub_record`].
+#[inline(always)]
+pub(crate) fn sub_record_n<'a, const N: usize, S: SubRecordSink<'a> + ?Sized>(
+    c: &mut Cursor<'a>,
+    sink: &mut S,
+) -> Result<S::Output> {
+    let at = c.offset();
+    let t = c.u1("a heap dump sub-record tag")?;
+    match t {
+        sub_tag::INSTANCE_DUMP => instance_dump_n::<N>(c).map(|d| sink.instance_dump(at, d)),
+        sub_tag::OBJ_ARRAY_DUMP => {
+            object_array_dump_n::<N>(c).map(|d| sink.object_array_dump(at, d))
+        }
+        sub_tag::PRIM_ARRAY_DUMP => {
+            primitive_array_dump_n::<N>(c).map(|d| sink.primitive_array_dump(at, d))
+        }
+        other => parse_other_sub_record(c, at, other).map(|s| sink.other(at, s)),
+    }
+}
+
+/// The [`SubRecordSink`] that hands back the sub-record.
+struct Whole;
+
+impl<'a> SubRecordSink<'a> for Whole {
+    type Output = SubRecord<'a>;
+    #[inline]
+    fn instance_dump(&mut self, _: u64, dump: InstanceDump<'a>) -> SubRecord<'a> {
+        SubRecord::InstanceDump(dump)
+    }
+    #[inline]
+    fn object_array_dump(&mut self, _: u64, dump: ObjectArrayDump<'a>) -> SubRecord<'a> {
+        SubRecord::ObjectArrayDump(dump)
+    }
+    #[inline]
+    fn primitive_array_dump(&mut self, _: u64, dump: PrimitiveArrayDump<'a>) -> SubRecord<'a> {
+        SubRecord::PrimitiveArrayDump(dump)
+    }
+    #[inline]
+    fn other(&mut self, _: u64, sub: SubRecord<'a>) -> SubRecord<'a> {
+        sub
+    }
+}
+
 /// Decodes one sub-record at the cursor (tag byte included).
 ///
 /// # Errors
@@ -732,15 +794,10 @@ pub fn parse_primitive_array_dump<'a>(c: &mut Cursor<'a>) -> Result<PrimitiveArr
 /// [`Error::BadBasicType`], [`Error::TooLong`].
 #[inline]
 pub fn parse_sub_record<'a>(c: &mut Cursor<'a>) -> Result<SubRecord<'a>> {
-    use sub_tag::*;
-    let offset = c.offset();
-    let t = c.u1("a heap dump sub-record tag")?;
-    Ok(match t {
-        INSTANCE_DUMP => SubRecord::InstanceDump(parse_instance_dump(c)?),
-        OBJ_ARRAY_DUMP => SubRecord::ObjectArrayDump(parse_object_array_dump(c)?),
-        PRIM_ARRAY_DUMP => SubRecord::PrimitiveArrayDump(parse_primitive_array_dump(c)?),
-        _ => return parse_other_sub_record(c, offset, t),
-    })
+    match c.id_size() {
+        IdSize::Four => sub_record_n::<4, _>(c, &mut Whole),
+        IdSize::Eight => sub_record_n::<8, _>(c, &mut Whole),
+    }
 }
 
 /// Decodes a sub-record other than instance and array dumps (class dumps, roots, Android

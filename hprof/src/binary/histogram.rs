@@ -7,184 +7,16 @@
 //! length × id size, a primitive array's length × element size.
 
 use std::collections::HashMap;
-use std::hash::{BuildHasher, Hasher};
 
 use super::error::Error;
 use super::error::{Result, Salvaged};
 use super::heap_dump::SubRecord;
 use super::heap_dump::{InstanceDump, ObjectArrayDump, PrimitiveArrayDump};
 use super::incremental::{Decoder, Event, Visit, visit_sub_records};
+use super::names::ClassNames;
 use super::records::HeapDump;
 use super::records::{Record, Records};
 use super::types::{BasicType, Id, IdSize};
-
-/// A fast hasher for identifiers, seeded per map: one folded 64×64→128-bit multiply of the id
-/// and a secret seed. Ids come from the file, so they may be chosen to collide; with the seed
-/// drawn at random for each map (see [`IdState`]) no fixed set of ids makes every lookup
-/// probe the same buckets, as they could with an unseeded multiplicative hash.
-#[derive(Debug, Default, Clone, Copy)]
-pub(crate) struct IdHasher {
-    seed: u64,
-    hash: u64,
-}
-
-/// `x * y` as 128 bits, its halves XORed together.
-#[inline(always)]
-fn folded_multiply(x: u64, y: u64) -> u64 {
-    let full = u128::from(x) * u128::from(y);
-    (full as u64) ^ ((full >> 64) as u64)
-}
-
-impl Hasher for IdHasher {
-    #[inline]
-    fn finish(&self) -> u64 {
-        self.hash
-    }
-
-    #[inline]
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u64(self.hash.rotate_left(8) ^ u64::from(b));
-        }
-    }
-
-    #[inline]
-    fn write_u64(&mut self, n: u64) {
-        self.hash = folded_multiply(n ^ self.seed, 0x9E37_79B9_7F4A_7C15 ^ self.hash);
-    }
-}
-
-/// Builds [`IdHasher`]s with a seed drawn at random (from the standard library's per-process
-/// random keys) when the map is created.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct IdState {
-    seed: u64,
-}
-
-impl Default for IdState {
-    fn default() -> Self {
-        let seed = std::collections::hash_map::RandomState::new().hash_one(0x1d5_u64);
-        IdState { seed }
-    }
-}
-
-impl BuildHasher for IdState {
-    type Hasher = IdHasher;
-
-    #[inline]
-    fn build_hasher(&self) -> IdHasher {
-        IdHasher {
-            seed: self.seed,
-            hash: 0,
-        }
-    }
-}
-
-/// A `HashMap` keyed by [`Id`] with [`IdHasher`].
-pub(crate) type IdMap<V> = HashMap<Id, V, IdState>;
-
-/// Class names gathered from `UTF8` and `LOAD_CLASS` records (owned, so they outlive the
-/// input buffer of an incremental decoder).
-#[derive(Debug, Clone, Default)]
-pub struct ClassNames {
-    /// Every string's bytes, one after another (one allocation for all, not one each).
-    bytes: Vec<u8>,
-    /// String id → `(start, end)` of its bytes in `bytes`.
-    strings: IdMap<(usize, usize)>,
-    class_name_ids: IdMap<Id>,
-}
-
-impl ClassNames {
-    /// An empty table.
-    pub fn new() -> ClassNames {
-        ClassNames::default()
-    }
-
-    /// Records a `UTF8` string.
-    pub fn add_string(&mut self, id: Id, bytes: &[u8]) {
-        let start = self.bytes.len();
-        self.bytes.extend_from_slice(bytes);
-        self.strings.insert(id, (start, self.bytes.len()));
-    }
-
-    /// Records every string and class of `other` (its entries win over equal ids here).
-    fn extend(&mut self, other: &ClassNames) {
-        for (&id, &(start, end)) in &other.strings {
-            self.add_string(id, other.bytes.get(start..end).unwrap_or_default());
-        }
-        self.class_name_ids.extend(&other.class_name_ids);
-    }
-
-    /// Records a `LOAD_CLASS`.
-    pub fn add_class(&mut self, class_id: Id, name_id: Id) {
-        self.class_name_ids.insert(class_id, name_id);
-    }
-
-    /// Takes `UTF8` and `LOAD_CLASS` records; ignores the others.
-    pub fn add_record(&mut self, record: &Record<'_>) {
-        match record {
-            Record::Utf8(u) => self.add_string(u.id, u.bytes),
-            Record::LoadClass(l) => self.add_class(l.class_id, l.name_id),
-            _ => {}
-        }
-    }
-
-    /// The raw name of a class as written in the file (`java/lang/String`, `[I`).
-    pub fn raw_name(&self, class_id: Id) -> Option<&[u8]> {
-        let name_id = self.class_name_ids.get(&class_id)?;
-        self.string(*name_id)
-    }
-
-    /// The string with this id.
-    pub fn string(&self, id: Id) -> Option<&[u8]> {
-        let &(start, end) = self.strings.get(&id)?;
-        self.bytes.get(start..end)
-    }
-
-    /// The class name in Java source form, or `<unknown class 0x…>`.
-    pub fn java_name(&self, class_id: Id) -> String {
-        match self.raw_name(class_id) {
-            Some(raw) => java_class_name(&String::from_utf8_lossy(raw)),
-            None => format!("<unknown class 0x{class_id:x}>"),
-        }
-    }
-
-    /// Every class id with a name.
-    pub fn class_ids(&self) -> impl Iterator<Item = Id> + '_ {
-        self.class_name_ids.keys().copied()
-    }
-}
-
-/// Converts a class name as written in dumps (`java/lang/String`, `[I`, `[[Ljava/lang/Object;`,
-/// or the agent's dotted forms) to Java source form (`java.lang.String`, `int[]`,
-/// `java.lang.Object[][]`).
-pub fn java_class_name(raw: &str) -> String {
-    let dims = raw.bytes().take_while(|&b| b == b'[').count();
-    if dims == 0 {
-        return raw.replace('/', ".");
-    }
-    let elem = raw.get(dims..).unwrap_or_default();
-    let base = match elem {
-        "Z" => "boolean".to_owned(),
-        "C" => "char".to_owned(),
-        "F" => "float".to_owned(),
-        "D" => "double".to_owned(),
-        "B" => "byte".to_owned(),
-        "S" => "short".to_owned(),
-        "I" => "int".to_owned(),
-        "J" => "long".to_owned(),
-        _ => {
-            let e = elem.strip_prefix('L').unwrap_or(elem);
-            let e = e.strip_suffix(';').unwrap_or(e);
-            e.replace('/', ".")
-        }
-    };
-    let mut s = base;
-    for _ in 0..dims {
-        s.push_str("[]");
-    }
-    s
-}
 
 /// One line of a histogram.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -544,29 +376,5 @@ impl<'a> Visit<'a> for Histogram {
     #[inline]
     fn primitive_array_dump(&mut self, _at: u64, dump: PrimitiveArrayDump<'a>) {
         self.add_primitive_array(dump.element_type, dump.data.len() as u64);
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Review regression: the unseeded hash was a fixed bijection, so a dump could hold ids
-    /// picked (by inverting it) to share one bucket, making each insert scan all the others.
-    /// Seeded, structured ids spread like random values (about 63% of 4096 buckets hit by 4096
-    /// keys), and the seed differs between maps.
-    #[test]
-    fn ids_sharing_low_bits_spread_over_buckets() {
-        use std::hash::BuildHasher;
-        let state = IdState::default();
-        let buckets: std::collections::HashSet<u64> = (0..4096u64)
-            .map(|i| state.hash_one(i << 32) & 4095)
-            .collect();
-        assert!(buckets.len() > 2200, "{} buckets", buckets.len());
-        let small: std::collections::HashSet<u64> =
-            (0..4096u64).map(|i| state.hash_one(i) & 4095).collect();
-        assert!(small.len() > 2200, "{} buckets", small.len());
-        // Two maps draw different seeds.
-        assert_ne!(state.hash_one(1u64), IdState::default().hash_one(1u64));
     }
 }

@@ -15,13 +15,12 @@ use super::cursor::Cursor;
 use super::error::{Error, Result};
 use super::header::{Header, MAX_HEADER_LEN};
 use super::heap_dump::{
-    InstanceDump, ObjectArrayDump, PrimitiveArrayDump, SubRecord, instance_dump_n,
-    object_array_dump_n, parse_other_sub_record, parse_sub_record, primitive_array_dump_n,
-    sub_record_what, sub_tag,
+    InstanceDump, ObjectArrayDump, PrimitiveArrayDump, SubRecord, SubRecordSink, parse_sub_record,
+    sub_record_n, sub_record_what,
 };
 use super::records::{
-    HeapDump, RECORD_HEADER_LEN, Record, RecordHeader, UnknownTags, is_known_tag, parse_body,
-    record_what, tag,
+    Completeness, HeapDump, RECORD_HEADER_LEN, Record, RecordHeader, UnknownTags, is_known_tag,
+    parse_body, record_what,
 };
 use super::types::IdSize;
 
@@ -93,26 +92,38 @@ fn sub_records_into_n<'a, const N: usize, V: Visit<'a> + ?Sized>(
     c: &mut Cursor<'a>,
     v: &mut V,
 ) -> Option<Error> {
-    while let Some(&t) = c.rest().first() {
+    let mut sink = Visiting(v);
+    while !c.is_empty() {
         let before = c.rest();
-        let at = c.offset();
-        let _ = c.u1("a heap dump sub-record tag");
-        let r = match t {
-            sub_tag::INSTANCE_DUMP => instance_dump_n::<N>(c).map(|d| v.instance_dump(at, d)),
-            sub_tag::OBJ_ARRAY_DUMP => {
-                object_array_dump_n::<N>(c).map(|d| v.object_array_dump(at, d))
-            }
-            sub_tag::PRIM_ARRAY_DUMP => {
-                primitive_array_dump_n::<N>(c).map(|d| v.primitive_array_dump(at, d))
-            }
-            other => parse_other_sub_record(c, at, other).map(|s| v.event(Event::SubRecord(at, s))),
-        };
-        if let Err(e) = r {
+        if let Err(e) = sub_record_n::<N, _>(c, &mut sink) {
             c.rewind(before);
             return Some(e);
         }
     }
     None
+}
+
+/// A [`Visit`]or as the receiver of the sub-record dispatch.
+struct Visiting<'v, V: ?Sized>(&'v mut V);
+
+impl<'a, V: Visit<'a> + ?Sized> SubRecordSink<'a> for Visiting<'_, V> {
+    type Output = ();
+    #[inline(always)]
+    fn instance_dump(&mut self, at: u64, dump: InstanceDump<'a>) {
+        self.0.instance_dump(at, dump);
+    }
+    #[inline(always)]
+    fn object_array_dump(&mut self, at: u64, dump: ObjectArrayDump<'a>) {
+        self.0.object_array_dump(at, dump);
+    }
+    #[inline(always)]
+    fn primitive_array_dump(&mut self, at: u64, dump: PrimitiveArrayDump<'a>) {
+        self.0.primitive_array_dump(at, dump);
+    }
+    #[inline(always)]
+    fn other(&mut self, at: u64, sub: SubRecord<'a>) {
+        self.0.event(Event::SubRecord(at, sub));
+    }
 }
 
 /// Decodes every sub-record of a heap-dump body held in memory into `v`, through the same
@@ -195,10 +206,8 @@ pub struct Decoder {
     max_item: Option<u64>,
     /// Whether the file-level checks of [`Decoder::finish`] apply (not for a range).
     whole_file: bool,
-    /// Top-level records seen.
-    records: u64,
-    /// A `HEAP_DUMP_SEGMENT` was seen and no `HEAP_DUMP_END` after it yet.
-    segments_open: bool,
+    /// Records seen, for the file-level checks of [`Decoder::finish`].
+    completeness: Completeness,
 }
 
 /// The largest record or sub-record a [`Decoder`] asks to buffer when the input's size is not
@@ -222,8 +231,7 @@ impl Decoder {
             input_len: None,
             max_item: None,
             whole_file: true,
-            records: 0,
-            segments_open: false,
+            completeness: Completeness::default(),
         }
     }
 
@@ -238,6 +246,16 @@ impl Decoder {
             id_size: header.id_size,
             whole_file: false,
             ..Decoder::new()
+        }
+    }
+
+    /// A decoder for the records of a whole file whose header was decoded already (the next
+    /// byte, the first record's, is at `offset`): as [`Decoder::new`] after its
+    /// [`Event::Header`], [`finish`](Decoder::finish) included.
+    pub fn after_file_header(header: &Header, offset: u64) -> Decoder {
+        Decoder {
+            whole_file: true,
+            ..Decoder::after_header(header, offset)
         }
     }
 
@@ -260,12 +278,7 @@ impl Decoder {
 
     /// Counts a top-level record (for the file-level checks of [`Decoder::finish`]).
     fn count_record(&mut self, t: u8) {
-        self.records += 1;
-        match t {
-            tag::HEAP_DUMP_SEGMENT => self.segments_open = true,
-            tag::HEAP_DUMP_END => self.segments_open = false,
-            _ => {}
-        }
+        self.completeness.count(t);
     }
 
     /// Checks that an item starting at file offset `start` (the decoder's offset), of which
@@ -349,19 +362,8 @@ impl Decoder {
         let end = self.offset + unconsumed.len() as u64;
         match self.state {
             State::Records if unconsumed.is_empty() => {
-                if self.whole_file && self.records == 0 {
-                    return Err(Error::Truncated {
-                        offset: end,
-                        expected: "a record after the file header (the file holds only its header)",
-                        needed: RECORD_HEADER_LEN as u64,
-                    });
-                }
-                if self.whole_file && self.segments_open {
-                    return Err(Error::Truncated {
-                        offset: end,
-                        expected: "the HEAP_DUMP_END record that ends the HEAP_DUMP_SEGMENTs",
-                        needed: RECORD_HEADER_LEN as u64,
-                    });
+                if self.whole_file {
+                    self.completeness.check(end)?;
                 }
                 return Ok(());
             }

@@ -10,11 +10,12 @@ use std::sync::Arc;
 
 use super::cursor::Cursor;
 use super::error::{Error, Result, Salvaged};
+use super::hash::IdMap;
 use super::header::Header;
 use super::heap_dump::{
     ClassDump, FieldDescriptor, GcRoot, InstanceDump, PrimitiveArrayDump, SubRecord, SubRecords,
 };
-use super::histogram::{IdMap, java_class_name};
+use super::names::{BorrowedStrings, ClassNames, java_class_name};
 use super::records::{Frame, HeapDump, LoadClass, Record, Records, StartThread, Trace};
 use super::types::{BasicType, Id, IdSize, Value};
 
@@ -247,7 +248,7 @@ type StringFields = (Id, Option<i64>, Option<i64>, Option<i64>);
 #[derive(Debug, Clone)]
 pub struct Index<'a> {
     header: Header,
-    strings: IdMap<&'a [u8]>,
+    names: ClassNames<BorrowedStrings<'a>>,
     load_classes: IdMap<LoadClass>,
     class_serials: HashMap<u32, Id>,
     class_dumps: IdMap<ClassDump<'a>>,
@@ -282,7 +283,7 @@ impl<'a> Index<'a> {
         let mut records = records.salvaging();
         let mut ix = Index {
             header,
-            strings: IdMap::default(),
+            names: ClassNames::borrowing(),
             load_classes: IdMap::default(),
             class_serials: HashMap::new(),
             class_dumps: IdMap::default(),
@@ -304,10 +305,9 @@ impl<'a> Index<'a> {
                 }
             };
             match record {
-                Record::Utf8(u) => {
-                    ix.strings.insert(u.id, u.bytes);
-                }
+                Record::Utf8(u) => ix.names.add_string(u.id, u.bytes),
                 Record::LoadClass(l) => {
+                    ix.names.add_class(l.class_id, l.name_id);
                     ix.load_classes.insert(l.class_id, l);
                     ix.class_serials.insert(l.class_serial, l.class_id);
                 }
@@ -370,19 +370,22 @@ impl<'a> Index<'a> {
 
     /// The `UTF8` string with this id.
     pub fn string(&self, id: Id) -> Option<&'a [u8]> {
-        self.strings.get(&id).copied()
+        self.names.strings().get(id)
     }
 
     /// Number of `UTF8` strings.
     pub fn string_count(&self) -> usize {
-        self.strings.len()
+        self.names.strings().len()
     }
 
     /// The class name in Java source form (`java.lang.String`, `int[]`).
     pub fn class_name(&self, class_id: Id) -> Option<String> {
-        let l = self.load_classes.get(&class_id)?;
-        let raw = self.string(l.name_id)?;
-        Some(java_class_name(&String::from_utf8_lossy(raw)))
+        self.names.class_name(class_id)
+    }
+
+    /// The class-name table.
+    pub fn names(&self) -> &ClassNames<BorrowedStrings<'a>> {
+        &self.names
     }
 
     /// The class ids with this name (Java source form); several with several loaders.

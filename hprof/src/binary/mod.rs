@@ -10,6 +10,7 @@
 //! | reading chunk by chunk | [`incremental`] |
 //! | writing | [`write`](mod@write) |
 //! | class layouts, strings, roots, traces | [`index`] |
+//! | string and class-name tables | [`names`] |
 //! | class histogram | [`histogram`] |
 //! | the heap as a graph: dominators, retained sizes | [`graph`] |
 //!
@@ -18,11 +19,16 @@
 pub mod cursor;
 pub mod error;
 pub mod graph;
+#[doc(hidden)]
+pub mod hash;
 pub mod header;
 pub mod heap_dump;
 pub mod histogram;
 pub mod incremental;
 pub mod index;
+#[doc(hidden)]
+pub mod layout;
+pub mod names;
 pub mod records;
 pub mod types;
 pub mod write;
@@ -38,10 +44,11 @@ pub use heap_dump::{
 pub use histogram::{Histogram, HistogramRow};
 pub use incremental::{BufferedDecoder, Decoder, Event, Status, Visit};
 pub use index::{Index, LayoutCache};
+pub use names::ClassNames;
 pub use records::{
     AllocSite, AllocSites, ControlSettings, CpuSample, CpuSamples, EndThread, Frame, HeapDump,
-    HeapSummary, IdList, LoadClass, Record, RecordHeader, Records, StartThread, Trace, UnknownTags,
+    HeapSummary, LoadClass, Record, RecordHeader, Records, StartThread, Trace, UnknownTags,
     UnloadClass, Utf8,
 };
-pub use types::{BasicType, Id, IdSize, Value};
+pub use types::{BasicType, Id, IdList, IdSize, Value};
 pub use write::Writer;

@@ -7,7 +7,7 @@ use super::cursor::Cursor;
 use super::error::{Error, Result};
 use super::header::Header;
 use super::heap_dump::SubRecords;
-use super::types::{Id, IdSize};
+use super::types::{Id, IdList, IdSize};
 
 /// Top-level record tags.
 pub mod tag {
@@ -173,65 +173,6 @@ pub struct Frame {
     pub class_serial: u32,
     /// Line: > 0 a line number, 0 no information (ART), -1 unknown, -2 compiled, -3 native.
     pub line: i32,
-}
-
-/// A list of identifiers stored back to back (trace frames, object-array elements).
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
-pub struct IdList<'a> {
-    data: &'a [u8],
-    id_size: IdSize,
-}
-
-impl<'a> IdList<'a> {
-    /// A list over `data`, whose length must be a multiple of the id size.
-    pub fn new(data: &'a [u8], id_size: IdSize) -> IdList<'a> {
-        IdList { data, id_size }
-    }
-
-    /// The raw big-endian bytes.
-    pub fn bytes(&self) -> &'a [u8] {
-        self.data
-    }
-
-    /// The id size.
-    pub fn id_size(&self) -> IdSize {
-        self.id_size
-    }
-
-    /// Number of ids.
-    pub fn len(&self) -> usize {
-        self.data.len() / self.id_size.bytes()
-    }
-
-    /// Whether the list is empty.
-    pub fn is_empty(&self) -> bool {
-        self.data.is_empty()
-    }
-
-    /// The id at `index`.
-    pub fn get(&self, index: usize) -> Option<Id> {
-        let n = self.id_size.bytes();
-        let start = index.checked_mul(n)?;
-        let b = self.data.get(start..start.checked_add(n)?)?;
-        Some(read_id(b))
-    }
-
-    /// The ids in order.
-    pub fn iter(&self) -> impl ExactSizeIterator<Item = Id> + 'a {
-        self.data.chunks_exact(self.id_size.bytes()).map(read_id)
-    }
-}
-
-impl std::fmt::Debug for IdList<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_list().entries(self.iter()).finish()
-    }
-}
-
-#[inline]
-fn read_id(b: &[u8]) -> Id {
-    b.iter().fold(0, |acc, &x| (acc << 8) | Id::from(x))
 }
 
 /// A `STACK_TRACE` record (0x05).
@@ -723,10 +664,8 @@ pub struct Records<'a> {
     salvage: bool,
     /// The error to yield after a heap dump cut off by the end of the input (salvage mode).
     pending: Option<Error>,
-    /// Records yielded so far.
-    records: u64,
-    /// A `HEAP_DUMP_SEGMENT` was yielded and no `HEAP_DUMP_END` after it yet.
-    segments_open: bool,
+    /// What the file-level checks at the end of the input need (salvage mode).
+    completeness: Completeness,
 }
 
 impl<'a> Records<'a> {
@@ -751,8 +690,7 @@ impl<'a> Records<'a> {
             done: false,
             salvage: false,
             pending: None,
-            records: 0,
-            segments_open: false,
+            completeness: Completeness::default(),
         }
     }
 
@@ -812,12 +750,7 @@ impl<'a> Records<'a> {
                     body
                 }
             };
-            self.records += 1;
-            match header.tag {
-                tag::HEAP_DUMP_SEGMENT => self.segments_open = true,
-                tag::HEAP_DUMP_END => self.segments_open = false,
-                _ => {}
-            }
+            self.completeness.count(header.tag);
             if !is_known_tag(header.tag) {
                 match self.unknown {
                     UnknownTags::Surface => {}
@@ -839,16 +772,45 @@ impl<'a> Records<'a> {
 impl Records<'_> {
     /// The file-level checks at the end of the input (salvage mode).
     fn check_complete(&self) -> Result<()> {
+        self.completeness.check(self.c.offset())
+    }
+}
+
+/// Whether a file that ends at a record boundary is whole: it holds at least one record, and
+/// a `HEAP_DUMP_END` after its `HEAP_DUMP_SEGMENT`s (the checks [`Records::salvaging`] and
+/// the incremental decoder's `finish` make at the end of the input).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct Completeness {
+    /// Top-level records seen.
+    records: u64,
+    /// A `HEAP_DUMP_SEGMENT` was seen and no `HEAP_DUMP_END` after it yet.
+    segments_open: bool,
+}
+
+impl Completeness {
+    /// Counts a top-level record with tag `t`.
+    #[inline]
+    pub(crate) fn count(&mut self, t: u8) {
+        self.records += 1;
+        match t {
+            tag::HEAP_DUMP_SEGMENT => self.segments_open = true,
+            tag::HEAP_DUMP_END => self.segments_open = false,
+            _ => {}
+        }
+    }
+
+    /// The end of the input at file offset `end`: `Ok` when the file is whole.
+    pub(crate) fn check(&self, end: u64) -> Result<()> {
         if self.records == 0 {
             return Err(Error::Truncated {
-                offset: self.c.offset(),
+                offset: end,
                 expected: "a record after the file header (the file holds only its header)",
                 needed: RECORD_HEADER_LEN as u64,
             });
         }
         if self.segments_open {
             return Err(Error::Truncated {
-                offset: self.c.offset(),
+                offset: end,
                 expected: "the HEAP_DUMP_END record that ends the HEAP_DUMP_SEGMENTs",
                 needed: RECORD_HEADER_LEN as u64,
             });

@@ -202,3 +202,62 @@ pub(crate) fn write_id(id: Id, id_size: IdSize, out: &mut Vec<u8>) {
         IdSize::Eight => out.extend_from_slice(&id.to_be_bytes()),
     }
 }
+
+/// A list of identifiers stored back to back (trace frames, object-array elements).
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct IdList<'a> {
+    data: &'a [u8],
+    id_size: IdSize,
+}
+
+impl<'a> IdList<'a> {
+    /// A list over `data`, whose length must be a multiple of the id size.
+    pub fn new(data: &'a [u8], id_size: IdSize) -> IdList<'a> {
+        IdList { data, id_size }
+    }
+
+    /// The raw big-endian bytes.
+    pub fn bytes(&self) -> &'a [u8] {
+        self.data
+    }
+
+    /// The id size.
+    pub fn id_size(&self) -> IdSize {
+        self.id_size
+    }
+
+    /// Number of ids.
+    pub fn len(&self) -> usize {
+        self.data.len() / self.id_size.bytes()
+    }
+
+    /// Whether the list is empty.
+    pub fn is_empty(&self) -> bool {
+        self.data.is_empty()
+    }
+
+    /// The id at `index`.
+    pub fn get(&self, index: usize) -> Option<Id> {
+        let n = self.id_size.bytes();
+        let start = index.checked_mul(n)?;
+        let b = self.data.get(start..start.checked_add(n)?)?;
+        Some(read_id(b))
+    }
+
+    /// The ids in order.
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = Id> + 'a {
+        self.data.chunks_exact(self.id_size.bytes()).map(read_id)
+    }
+}
+
+impl std::fmt::Debug for IdList<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+#[inline]
+fn read_id(b: &[u8]) -> Id {
+    b.iter().fold(0, |acc, &x| (acc << 8) | Id::from(x))
+}

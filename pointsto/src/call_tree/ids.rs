@@ -42,8 +42,9 @@ impl Hasher for IdHasher {
 }
 
 /// Builds the ids' hashers with a seed drawn at random (from the standard library's per-process
-/// random keys) when the map is created.
+/// random keys) when the map is created. Named by [`IdMap`], never exported.
 #[derive(Debug, Clone, Copy)]
+#[allow(unreachable_pub)]
 pub struct IdState {
     seed: u64,
 }

@@ -12,5 +12,6 @@ pub use graph::{
     CallGraph, Callee, Callees, CsvMethodInfo, DeclaredTarget, EntryPoint, Invoke, InvokeEdge,
     InvokeKind, Method, TrailingSpaces, TxtLayout,
 };
+pub use ids::IdMap;
+pub(crate) use ids::IdState;
 pub(crate) use ids::{IdIndex, IdSet};
-pub use ids::{IdMap, IdState};

@@ -3,8 +3,7 @@
 //! built on demand.
 
 use super::super::heap_dump::SubRecord;
-use super::super::records::IdList;
-use super::super::types::{BasicType, Id, IdSize};
+use super::super::types::{BasicType, Id, IdList, IdSize};
 use super::index::{Lookup, ObjectIndex};
 use super::{EdgePolicy, NodeIndex};
 

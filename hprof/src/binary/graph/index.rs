@@ -7,9 +7,11 @@ use std::collections::HashMap;
 
 use super::super::cursor::Cursor;
 use super::super::error::{Error, Result};
+use super::super::hash::IdMap;
 use super::super::header::Header;
 use super::super::heap_dump::{ClassDump, GcRoot, SubRecord, parse_sub_record, sub_tag};
-use super::super::histogram::{IdMap, java_class_name};
+use super::super::layout::{ChainEnd, MissingSuperclass, ObjectFieldLayouts};
+use super::super::names::{BorrowedStrings, ClassNames};
 use super::super::records::{Record, RecordHeader, Trace, parse_body, tag};
 use super::super::types::{BasicType, Id, IdSize};
 use super::{NodeIndex, Warnings};
@@ -62,8 +64,7 @@ pub struct ObjectIndex<'a> {
     pub(crate) ids: Vec<Id>,
     pub(crate) offsets: Vec<u64>,
     pub(crate) classes: IdMap<ClassInfo<'a>>,
-    pub(crate) strings: IdMap<&'a [u8]>,
-    pub(crate) class_name_ids: IdMap<Id>,
+    pub(crate) names: ClassNames<BorrowedStrings<'a>>,
     pub(crate) roots: Vec<GcRoot>,
     pub(crate) traces: HashMap<u32, Trace<'a>>,
     pub(crate) warnings: Warnings,
@@ -86,8 +87,7 @@ impl<'a> ObjectIndex<'a> {
         let mut warnings = Warnings::default();
         let mut pairs: Vec<(Id, u64)> = Vec::new();
         let mut classes: IdMap<ClassInfo<'a>> = IdMap::default();
-        let mut strings: IdMap<&'a [u8]> = IdMap::default();
-        let mut class_name_ids: IdMap<Id> = IdMap::default();
+        let mut names = ClassNames::borrowing();
         let mut roots = Vec::new();
         let mut traces = HashMap::new();
         // Longest instance data per class id (to bound flattened layouts).
@@ -162,12 +162,8 @@ impl<'a> ObjectIndex<'a> {
                 }
             };
             match record {
-                Record::Utf8(u) => {
-                    strings.insert(u.id, u.bytes);
-                }
-                Record::LoadClass(l) => {
-                    class_name_ids.insert(l.class_id, l.name_id);
-                }
+                Record::Utf8(u) => names.add_string(u.id, u.bytes),
+                Record::LoadClass(l) => names.add_class(l.class_id, l.name_id),
                 Record::Trace(t) => {
                     traces.insert(t.stack_trace_serial, t);
                 }
@@ -192,9 +188,8 @@ impl<'a> ObjectIndex<'a> {
         let offsets: Vec<u64> = pairs.iter().map(|p| p.1).collect();
         drop(pairs);
         let mut special = HashMap::new();
-        for (&class_id, &name_id) in &class_name_ids {
-            if let Some(raw) = strings.get(&name_id) {
-                let name = java_class_name(&String::from_utf8_lossy(raw));
+        for class_id in names.class_ids() {
+            if let Some(name) = names.class_name(class_id) {
                 let is_special = name == "java.lang.Class"
                     || BasicType::ALL
                         .iter()
@@ -210,8 +205,7 @@ impl<'a> ObjectIndex<'a> {
             ids,
             offsets,
             classes,
-            strings,
-            class_name_ids,
+            names,
             roots,
             traces,
             warnings,
@@ -275,80 +269,81 @@ impl<'a> ObjectIndex<'a> {
         self.ids.binary_search(&id).ok().map(|i| i as NodeIndex)
     }
 
-    /// Flattens every class's instance layout along its superclass chain.
+    /// Flattens every class's instance layout along its superclass chain: the object fields
+    /// an instance of the class can hold (those before the end of its longest instance).
     fn build_layouts(&mut self, longest: &IdMap<u32>) {
         let id_size = self.header.id_size;
         let referent: &[u8] = b"referent";
+        let mut layouts = ObjectFieldLayouts::for_dump(self.data.len(), MissingSuperclass::Partial);
         let ids: Vec<Id> = self.classes.keys().copied().collect();
-        let max_depth = self.classes.len();
         for class_id in ids {
             let limit = u64::from(longest.get(&class_id).copied().unwrap_or(0));
-            let mut refs = Vec::new();
-            let mut offset = 0u64;
-            let mut id = class_id;
-            let mut depth = 0;
-            let mut weak_ref = false;
-            let mut names = Vec::new();
-            while id != 0 && depth <= max_depth && offset <= limit {
-                let Some(info) = self.classes.get(&id) else {
-                    if depth > 0 {
-                        self.warnings.missing_superclasses += 1;
-                    }
-                    break;
-                };
-                names.push(id);
-                for f in info.dump.instance_fields() {
-                    if f.field_type == BasicType::Object && offset < limit {
-                        let is_referent = self.strings.get(&f.name_id) == Some(&referent);
-                        refs.push((offset as u32, is_referent));
-                    }
-                    offset += f.field_type.size(id_size) as u64;
-                }
-                id = info.dump.super_class_id;
-                depth += 1;
+            let classes = &self.classes;
+            let names = &self.names;
+            let Some(layout) = layouts.layout(
+                class_id,
+                id_size,
+                classes.len(),
+                |id| classes.get(&id).map(|c| c.dump),
+                |name_id| Some(names.string(name_id) == Some(referent)),
+            ) else {
+                continue;
+            };
+            if layout.chain_end == ChainEnd::MissingClass && layout.size <= limit {
+                self.warnings.missing_superclasses += 1;
             }
-            for c in names {
-                let name = self.class_name(c);
-                if matches!(
-                    name.as_deref(),
-                    Some(
-                        "java.lang.ref.WeakReference"
-                            | "java.lang.ref.PhantomReference"
-                            | "java.lang.ref.FinalizerReference"
-                            | "java.lang.ref.Finalizer"
-                    )
-                ) {
-                    weak_ref = true;
-                }
-                if name.as_deref() == Some("java.lang.ref.SoftReference") {
-                    // ahat: the nearest java.lang.ref class decides; a soft reference is
-                    // followed like a strong one.
-                    break;
-                }
-                if weak_ref {
-                    break;
-                }
-            }
-            for r in &mut refs {
-                r.1 &= weak_ref;
-            }
+            let weak_ref = self.is_weak_reference(class_id);
+            let refs = layouts
+                .fields(layout)
+                .iter()
+                .filter(|f| u64::from(f.offset) < limit)
+                .map(|f| (f.offset, f.tag && weak_ref))
+                .collect();
             if let Some(info) = self.classes.get_mut(&class_id) {
-                info.layout = Layout { refs, size: offset };
+                info.layout = Layout {
+                    refs,
+                    size: layout.size,
+                };
             }
         }
+    }
+
+    /// Whether the `referent` of instances of `class_id` is weak (ahat's policy): the
+    /// nearest `java.lang.ref` class of its superclass chain is a weak, phantom or finalizer
+    /// reference (a soft reference is followed like a strong one).
+    fn is_weak_reference(&self, class_id: Id) -> bool {
+        let mut id = class_id;
+        let mut depth = 0;
+        while id != 0 && depth <= self.classes.len() {
+            let name = self.class_name(id);
+            match name.as_deref() {
+                Some(
+                    "java.lang.ref.WeakReference"
+                    | "java.lang.ref.PhantomReference"
+                    | "java.lang.ref.FinalizerReference"
+                    | "java.lang.ref.Finalizer",
+                ) => return true,
+                Some("java.lang.ref.SoftReference") => return false,
+                _ => {}
+            }
+            let Some(info) = self.classes.get(&id) else {
+                return false;
+            };
+            id = info.dump.super_class_id;
+            depth += 1;
+        }
+        false
     }
 
     /// The class name (Java source form) of the class object `class_id`, from its
     /// `LOAD_CLASS` record.
     pub fn class_name(&self, class_id: Id) -> Option<String> {
-        let name_id = self.class_name_ids.get(&class_id)?;
-        let raw = self.strings.get(name_id)?;
-        Some(java_class_name(&String::from_utf8_lossy(raw)))
+        self.names.class_name(class_id)
     }
 
     /// The `UTF8` string with this id.
     pub fn string(&self, id: Id) -> Option<&'a [u8]> {
-        self.strings.get(&id).copied()
+        self.names.strings().get(id)
     }
 
     /// Every GC-root sub-record, in file order (all kinds, `ROOT_UNREACHABLE` included).
