@@ -5,9 +5,9 @@
 use hprof::binary::heap_dump::{InstanceDump, ObjectArrayDump, PrimitiveArrayDump};
 use hprof::binary::incremental::{Event, Visit};
 
-use super::export::Pass;
 use super::heap::HeapPass;
 use super::schema::table;
+use super::walk::Pass;
 use crate::rows::Rows;
 use crate::{BATCH_ROWS, Error, Result};
 

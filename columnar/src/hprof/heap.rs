@@ -16,10 +16,11 @@ use hprof::binary::types::{Id, IdSize, Value};
 use super::columns::{
     LOADER, ObjectColumns, ObjectKind, ObjectRow, PROTECTION_DOMAIN, RefColumns, SIGNERS, SUPER,
 };
-use super::export::{Pass, Summary};
 use super::lossy;
 use super::schema::{ClassRows, RootRows, table};
+use super::summary::Summary;
 use super::top_level::TopLevel;
+use super::walk::Pass;
 use crate::rows::Rows;
 use crate::sink::BatchSink;
 use crate::{BATCH_ROWS, Error, Result};

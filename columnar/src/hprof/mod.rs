@@ -12,7 +12,9 @@
 //! | file | job |
 //! |---|---|
 //! | `schema.rs` | table names and schemas |
-//! | `export.rs` | [`export`], its [`Summary`], the walk over the dump |
+//! | `export.rs` | [`export`]: the passes in order |
+//! | `summary.rs` | its [`Summary`] |
+//! | `walk.rs` | the walk each pass makes over the dump |
 //! | `top_level.rs` | records outside heap dumps: names, `strings`, `stack_traces`, `stack_frames` |
 //! | `heap.rs` | the heap pass: `objects`, `references`, `roots`, `classes` |
 //! | `deferred.rs` | the second pass, for instances read before their class dump |
@@ -23,14 +25,17 @@ mod deferred;
 mod export;
 mod heap;
 mod schema;
+mod summary;
 mod top_level;
+mod walk;
 
 pub use columns::root_kind;
-pub use export::{Summary, export};
+pub use export::export;
 pub use schema::{
     classes_schema, objects_schema, references_schema, roots_schema, stack_frames_schema,
     stack_traces_schema, strings_schema, table,
 };
+pub use summary::Summary;
 
 /// `bytes` as text, invalid UTF-8 replaced.
 fn lossy(bytes: &[u8]) -> std::borrow::Cow<'_, str> {

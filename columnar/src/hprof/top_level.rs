@@ -9,9 +9,9 @@ use hprof::binary::records::{Frame, Record, Records};
 use hprof::binary::types::Id;
 
 use super::columns::TraceFrame;
-use super::export::Summary;
 use super::lossy;
 use super::schema::{FrameRows, StringsRows, TraceRows, table};
+use super::summary::Summary;
 use crate::Result;
 use crate::rows::Rows;
 use crate::sink::BatchSink;
