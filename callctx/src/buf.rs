@@ -195,6 +195,19 @@ impl fmt::Display for ContextBuf {
     }
 }
 
+impl Context<'_> {
+    /// An owned copy of the frames.
+    pub fn to_context_buf(&self) -> ContextBuf {
+        ContextBuf::from_frames(self.frames())
+    }
+}
+
+impl PartialEq<ContextBuf> for Context<'_> {
+    fn eq(&self, other: &ContextBuf) -> bool {
+        self.frames().eq(other.frames().iter().copied())
+    }
+}
+
 impl PartialEq<Context<'_>> for ContextBuf {
     fn eq(&self, other: &Context<'_>) -> bool {
         other == self

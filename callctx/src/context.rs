@@ -5,7 +5,6 @@ use std::fmt;
 use std::hash::{Hash, Hasher};
 use std::iter::FusedIterator;
 
-use crate::buf::ContextBuf;
 use crate::cursor::{Cursor, after_last_separator, frame_fast, frame_unchecked, validate};
 use crate::error::Error;
 use crate::frame::Frame;
@@ -133,11 +132,6 @@ impl<'a> Context<'a> {
             text: self.text.get(..end).unwrap_or(self.text),
             len: n,
         }
-    }
-
-    /// An owned copy of the frames.
-    pub fn to_context_buf(&self) -> ContextBuf {
-        ContextBuf::from_frames(self.frames())
     }
 }
 
@@ -287,12 +281,6 @@ impl PartialEq for Context<'_> {
 
 impl Eq for Context<'_> {}
 
-impl PartialEq<ContextBuf> for Context<'_> {
-    fn eq(&self, other: &ContextBuf) -> bool {
-        self.frames().eq(other.frames().iter().copied())
-    }
-}
-
 impl PartialOrd for Context<'_> {
     fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
         Some(self.cmp(other))
@@ -307,7 +295,7 @@ impl Ord for Context<'_> {
 }
 
 impl Hash for Context<'_> {
-    /// Hashes the frames, consistently with [`ContextBuf`]'s `Hash`.
+    /// Hashes the frames, consistently with [`ContextBuf`](crate::ContextBuf)'s `Hash`.
     fn hash<H: Hasher>(&self, state: &mut H) {
         state.write_usize(self.len);
         for frame in self.frames() {
@@ -326,7 +314,8 @@ impl serde::Serialize for Context<'_> {
 #[cfg(feature = "serde")]
 impl<'de: 'a, 'a> serde::Deserialize<'de> for Context<'a> {
     /// Borrows the string from the input; fails if the deserializer can only hand over a
-    /// transient string (e.g. a JSON string with escapes). Use [`ContextBuf`] then.
+    /// transient string (e.g. a JSON string with escapes). Use [`ContextBuf`](crate::ContextBuf)
+    /// then.
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         struct Visitor<'a>(std::marker::PhantomData<&'a ()>);
         impl<'de: 'a, 'a> serde::de::Visitor<'de> for Visitor<'a> {

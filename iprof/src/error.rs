@@ -173,7 +173,7 @@ pub enum Error {
         format: &'static str,
     },
     /// A typed view of an entry whose `records` do not have the shape its section requires.
-    #[error("{section} records hold {len} integers, expected {}", crate::profiles::expected(*section))]
+    #[error("{section} records hold {len} integers, expected {}", section.records_len_rule())]
     Arity {
         /// The section of the entry.
         section: crate::model::Section,

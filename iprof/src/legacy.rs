@@ -29,9 +29,7 @@
 //! profile back into this layout, pretty-printed the way GraalVM EE wrote it (2-space
 //! indent, one entry per line), which reproduces the real files byte for byte.
 
-use crate::error::Error;
 use crate::model::{Ctx, ProfileEntry};
-use crate::read::{Cursor, records_object};
 
 /// The dummy context of monitor profiles.
 pub const MONITOR_CONTEXT: &str = "0:0";
@@ -42,12 +40,4 @@ pub fn monitor_entry(records: Vec<i64>) -> ProfileEntry<'static> {
         0, 0,
     )]));
     ProfileEntry::new(ctx, records)
-}
-
-/// Reads the 0.2.0 `monitorsProfile` object into the entries of `monitorProfiles`.
-pub(crate) fn monitors_profile<'a>(cur: &mut Cursor<'a>) -> Result<Vec<ProfileEntry<'a>>, Error> {
-    let (records, extra) = records_object(cur)?;
-    let mut entry = monitor_entry(records);
-    entry.extra = extra;
-    Ok(vec![entry])
 }

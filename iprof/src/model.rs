@@ -136,6 +136,16 @@ impl Section {
         }
     }
 
+    /// How many integers an entry's `records` holds, in words (`exactly 1`, `a multiple of
+    /// 3`): what [`Error::Arity`](crate::Error::Arity) says was expected.
+    pub(crate) const fn records_len_rule(self) -> &'static str {
+        match self.arity() {
+            1 => "exactly 1",
+            3 => "a multiple of 3",
+            _ => "a multiple of 2",
+        }
+    }
+
     /// True for sections whose records hold exactly one record (`minItems 1, maxItems 1`).
     pub const fn is_single(self) -> bool {
         matches!(self, Section::CallCount | Section::Sampling)

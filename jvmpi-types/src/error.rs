@@ -97,8 +97,8 @@ pub enum Error {
     WrongLevel {
         /// What the function handles.
         expected: &'static str,
-        /// The level passed in.
-        found: crate::constants::DumpLevel,
+        /// The level passed in, by its header name (`JVMPI_DUMP_LEVEL_0`).
+        found: &'static str,
     },
     /// An identifier does not fit the configured identifier size when encoding.
     #[error("cannot encode {what} 0x{value:x} in a {id_size}-byte identifier")]

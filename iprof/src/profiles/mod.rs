@@ -23,15 +23,6 @@ pub use virtual_invoke::VirtualInvokeProfile;
 use crate::error::Error;
 use crate::model::{Profile, Section};
 
-/// What a section's records should hold, for [`Error::Arity`]'s message.
-pub(crate) fn expected(section: Section) -> &'static str {
-    match section.arity() {
-        1 => "exactly 1",
-        3 => "a multiple of 3",
-        _ => "a multiple of 2",
-    }
-}
-
 /// Checks `records` against `section`'s arity.
 pub(crate) fn check_arity(section: Section, records: &[i64]) -> Result<(), Error> {
     let ok = if section.is_single() {

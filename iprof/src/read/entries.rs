@@ -9,6 +9,7 @@ use callctx::ContextBuf;
 use super::json::Cursor;
 use super::{set, unknown_member};
 use crate::error::Error;
+use crate::legacy::monitor_entry;
 use crate::model::{Ctx, Extra, ProfileEntry};
 
 impl<'a> Cursor<'a> {
@@ -81,9 +82,18 @@ fn entry<'a>(cur: &mut Cursor<'a>, legacy: bool) -> Result<ProfileEntry<'a>, Err
     })
 }
 
+/// Reads the 0.2.0 `monitorsProfile` object into the entries of `monitorProfiles`
+/// ([`crate::legacy`]).
+pub(crate) fn monitors_profile<'a>(cur: &mut Cursor<'a>) -> Result<Vec<ProfileEntry<'a>>, Error> {
+    let (records, extra) = records_object(cur)?;
+    let mut entry = monitor_entry(records);
+    entry.extra = extra;
+    Ok(vec![entry])
+}
+
 /// Reads a legacy object holding `records` (the 0.2.0 `monitorsProfile`), with its unknown
 /// members.
-pub(crate) fn records_object<'a>(cur: &mut Cursor<'a>) -> Result<(Vec<i64>, Extra<'a>), Error> {
+fn records_object<'a>(cur: &mut Cursor<'a>) -> Result<(Vec<i64>, Extra<'a>), Error> {
     let start = cur.begin_object("'{' starting the monitorsProfile object")?;
     let mut records = None;
     let mut extra = Extra::default();

@@ -12,7 +12,6 @@ mod metadata;
 
 use std::borrow::Cow;
 
-pub(crate) use entries::records_object;
 pub(crate) use json::Cursor;
 
 use crate::error::{Error, Position};
@@ -119,7 +118,7 @@ fn root<'a>(cur: &mut Cursor<'a>) -> Result<Profile<'a>, Error> {
                 methods = Some(metadata::method_list(cur, &mut profile.layout)?);
             }
             TopLevelKey::Section(Section::Monitor) if legacy => {
-                profile.monitor_profiles = Some(crate::legacy::monitors_profile(cur)?);
+                profile.monitor_profiles = Some(entries::monitors_profile(cur)?);
             }
             TopLevelKey::Section(section) => {
                 *profile.section_mut(section) = Some(entries::entries(cur, legacy)?);

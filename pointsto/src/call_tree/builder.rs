@@ -10,7 +10,7 @@ use crate::call_tree::graph::{
 };
 use crate::call_tree::ids::{IdSet, IdState};
 use crate::call_tree::txt::{self, CallTreeLine, IdTag, NodeKind};
-use crate::cursor::{LineEnding, StyleTracker, column_after};
+use crate::cursor::{ByteLines, LineEnding, StyleTracker, column_after};
 use crate::error::{Error, Result, quote};
 
 /// A frame of the open tree path while lines stream by.
@@ -393,5 +393,21 @@ impl CallGraphBuilder {
             trailing_spaces: self.trailing.unwrap_or_default(),
         });
         Ok(self.graph)
+    }
+}
+
+impl CallGraph {
+    /// Reads a whole call tree TXT report (every version; UTF-8, LF or CRLF).
+    ///
+    /// `id-ref=` lines may come before their `id=` line: ids are resolved after the pass.
+    pub fn parse_txt(bytes: &[u8]) -> Result<Self> {
+        let mut builder = CallGraphBuilder::for_report_of(bytes.len());
+        for line in ByteLines::new(bytes) {
+            if let Some(error) = crate::cursor::cut_off(&line) {
+                return Err(error);
+            }
+            builder.push(line.number, line.bytes, line.ending)?;
+        }
+        builder.finish()
     }
 }

@@ -2,11 +2,9 @@
 //! (caller, BCIs, declared target, resolved callees), entry points
 //! (`points-to-analysis-reports.ja.txt`, "コール・ツリー"; `iprof-pointsto.md` §2.3 and §2.5).
 
-use crate::call_tree::builder::CallGraphBuilder;
 use crate::call_tree::ids::IdMap;
 use crate::call_tree::txt::BciList;
-use crate::cursor::{ByteLines, TextStyle};
-use crate::error::Result;
+use crate::cursor::TextStyle;
 
 /// How an invoke dispatches.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -279,20 +277,6 @@ pub struct InvokeEdge<'g> {
 }
 
 impl CallGraph {
-    /// Reads a whole call tree TXT report (every version; UTF-8, LF or CRLF).
-    ///
-    /// `id-ref=` lines may come before their `id=` line: ids are resolved after the pass.
-    pub fn parse_txt(bytes: &[u8]) -> Result<Self> {
-        let mut builder = CallGraphBuilder::for_report_of(bytes.len());
-        for line in ByteLines::new(bytes) {
-            if let Some(error) = crate::cursor::cut_off(&line) {
-                return Err(error);
-            }
-            builder.push(line.number, line.bytes, line.ending)?;
-        }
-        builder.finish()
-    }
-
     /// The method with `id`.
     #[must_use]
     pub fn method(&self, id: u64) -> Option<&Method> {

@@ -9,7 +9,47 @@ use crate::ids::{ObjectId, Pointer};
 use std::collections::HashMap;
 
 use super::read_value_type;
-use super::records::{ClassDump, ConstantPoolEntry};
+
+/// `JVMPI_GC_CLASS_DUMP`: a class object.
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct ClassDump {
+    /// The class.
+    pub class: ObjectId,
+    /// Its superclass (NULL for `java.lang.Object` and interfaces).
+    pub super_class: ObjectId,
+    /// Its class loader.
+    pub class_loader: ObjectId,
+    /// Its signers.
+    pub signers: ObjectId,
+    /// Its protection domain.
+    pub protection_domain: ObjectId,
+    /// A `java.lang.String` id of the class name (may be NULL; `void *reserved` in 1.2.1).
+    pub class_name: ObjectId,
+    /// The `void *` reserved slot (NULL in every known writer).
+    pub reserved: Pointer,
+    /// Instance size in bytes.
+    pub instance_size: u32,
+    /// Directly implemented interfaces (count from the class's CLASS_LOAD).
+    pub interfaces: Vec<ObjectId>,
+    /// Constant pool entries (`u2` count in the record).
+    pub constant_pool: Vec<ConstantPoolEntry>,
+    /// Static field values in CLASS_LOAD `statics[]` order; at level 1 only the reference
+    /// statics (primitive values are left out).
+    pub statics: Vec<Value>,
+}
+
+/// One constant-pool entry of a class dump: `u2 index`, `ty`, `vl`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct ConstantPoolEntry {
+    /// Constant pool index.
+    pub index: u16,
+    /// The `ty` byte as written (references may use `JVMPI_CLASS` or `JVMPI_NORMAL_OBJECT`).
+    pub ty: TypeCode,
+    /// The value.
+    pub value: Value,
+}
 
 /// What a level-1 `JVMPI_GC_CLASS_DUMP` needs from its class's layout: the interface count and
 /// the number of reference statics (the primitive ones take no bytes at level 1). The record

@@ -43,11 +43,11 @@ mod class_dump;
 mod level0;
 mod records;
 
+pub use class_dump::{ClassDump, ConstantPoolEntry};
 use class_dump::{Level1Shapes, Statics, class_shape};
 pub use level0::{Level0Record, Level0Records, decode_level0, encode_level0};
 pub use records::{
-    ClassDump, ConstantPoolEntry, FrameNumber, HeapDumpRecord, InstanceDump, ObjArrayDump,
-    PrimArray, PrimArrayDump,
+    FrameNumber, HeapDumpRecord, InstanceDump, ObjArrayDump, PrimArray, PrimArrayDump,
 };
 
 /// A level-1/2 record located but not decoded: its tag, where it starts, and its bytes (tag
@@ -234,7 +234,7 @@ impl<'a, 'r> HeapDumpRecords<'a, 'r> {
         if level == DumpLevel::Level0 {
             return Err(Error::WrongLevel {
                 expected: "dump level 1 or 2",
-                found: level,
+                found: level.name(),
             });
         }
         Ok(Self {
@@ -322,7 +322,7 @@ pub fn encode(
     if level == DumpLevel::Level0 {
         return Err(Error::WrongLevel {
             expected: "dump level 1 or 2",
-            found: level,
+            found: level.name(),
         });
     }
     let mut w = Writer::new(out, options);

@@ -5,9 +5,9 @@ use crate::constants::{DumpLevel, HeapDumpTag, TypeCode};
 use crate::cursor::{Cursor, DumpOptions, Writer};
 use crate::dump::{ClassResolver, Value};
 use crate::error::{Error, Result};
-use crate::ids::{EnvId, JniRef, ObjectId, Pointer};
+use crate::ids::{EnvId, JniRef, ObjectId};
 
-use super::class_dump::{Level1Shapes, read_class_dump, write_class_dump};
+use super::class_dump::{ClassDump, Level1Shapes, read_class_dump, write_class_dump};
 use super::{read_element_type, read_tag, thread_obj_unsupported};
 
 /// Frame number of a `JVMPI_GC_ROOT_JNI_LOCAL` / `_JAVA_FRAME` root: an opaque `u4` whose
@@ -27,47 +27,6 @@ impl FrameNumber {
     pub const fn is_empty(self) -> bool {
         self.0 == u32::MAX
     }
-}
-
-/// `JVMPI_GC_CLASS_DUMP`: a class object.
-#[derive(Debug, Clone, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub struct ClassDump {
-    /// The class.
-    pub class: ObjectId,
-    /// Its superclass (NULL for `java.lang.Object` and interfaces).
-    pub super_class: ObjectId,
-    /// Its class loader.
-    pub class_loader: ObjectId,
-    /// Its signers.
-    pub signers: ObjectId,
-    /// Its protection domain.
-    pub protection_domain: ObjectId,
-    /// A `java.lang.String` id of the class name (may be NULL; `void *reserved` in 1.2.1).
-    pub class_name: ObjectId,
-    /// The `void *` reserved slot (NULL in every known writer).
-    pub reserved: Pointer,
-    /// Instance size in bytes.
-    pub instance_size: u32,
-    /// Directly implemented interfaces (count from the class's CLASS_LOAD).
-    pub interfaces: Vec<ObjectId>,
-    /// Constant pool entries (`u2` count in the record).
-    pub constant_pool: Vec<ConstantPoolEntry>,
-    /// Static field values in CLASS_LOAD `statics[]` order; at level 1 only the reference
-    /// statics (primitive values are left out).
-    pub statics: Vec<Value>,
-}
-
-/// One constant-pool entry of a class dump: `u2 index`, `ty`, `vl`.
-#[derive(Debug, Clone, Copy, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub struct ConstantPoolEntry {
-    /// Constant pool index.
-    pub index: u16,
-    /// The `ty` byte as written (references may use `JVMPI_CLASS` or `JVMPI_NORMAL_OBJECT`).
-    pub ty: TypeCode,
-    /// The value.
-    pub value: Value,
 }
 
 /// `JVMPI_GC_INSTANCE_DUMP`: a normal object. Field values are kept as the raw bytes of the
