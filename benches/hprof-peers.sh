@@ -3,7 +3,7 @@
 # committed), then prints our class-histogram figures beside jvm-hprof on 1 and 2 threads
 # (rayon `par_bridge`) and a minimal header-walking scan (in-process, alternated rounds over
 # the same bytes in memory), and the streaming example and hprof-slurp (whole process:
-# wall, CPU, peak RSS), as ratios against the targets of issue 4.
+# wall, CPU, peak RSS), as ratios against their targets (benches/README.md).
 #
 #   benches/hprof-peers.sh                     # medium (~250 MB) and large (~1.25 GB) dumps
 #   HPROF_SIZES="small:9" benches/hprof-peers.sh

@@ -1,6 +1,6 @@
 //! Memory of the owned models against the size of their input, on the real contexts of
 //! `tests/data/`: peak heap (counting allocator, `testkit`) while building a model from the
-//! text and keeping it. The family's budget is 8× the input (issue 15).
+//! text and keeping it. The family's budget is 8× the input.
 
 #![allow(clippy::unwrap_used, clippy::print_stderr)]
 

@@ -1,4 +1,4 @@
-//! The `hprof-txt` example's contract (issue 5) on the three real fixtures: exact JSON keys and
+//! The `hprof-txt` example's contract on the three real fixtures: exact JSON keys and
 //! counts (computed independently with grep/awk when the fixtures were added), and `--rewrite`
 //! producing a byte-identical copy.
 

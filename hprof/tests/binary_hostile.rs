@@ -223,7 +223,7 @@ fn trace(serial: u32, frame_id: u32, depth: u32) -> Vec<u8> {
     record(0x05, &b)
 }
 
-/// Review regression: a 5,000-frame trace whose frames all carry one 10 KB name (a 30 KB
+/// Regression: a 5,000-frame trace whose frames all carry one 10 KB name (a 30 KB
 /// dump) resolved to 5,000 × 3 copies of it (150 MB); `stack_trace` now shares each string.
 /// And 200 threads on that trace each got their own frames; `thread_stacks` now shares them.
 #[test]
@@ -290,7 +290,7 @@ fn substring_dump(chars: u32, strings: &[(u32, u32, u32)]) -> Vec<u8> {
     data
 }
 
-/// Review regression: 5,000 strings of one 20,000-char array (a 150 KB dump) decoded the array
+/// Regression: 5,000 strings of one 20,000-char array (a 150 KB dump) decoded the array
 /// and copied its text once each (100 MB); they now share one decoded text.
 #[test]
 fn strings_sharing_one_array_share_its_text() {
@@ -322,7 +322,7 @@ fn substrings_at_many_ranges_hit_the_budget() {
     assert!(texts.get(&102).unwrap().starts_with("cde"));
 }
 
-/// Review regression: an instance shorter than its class layout was reported at byte 0; the
+/// Regression: an instance shorter than its class layout was reported at byte 0; the
 /// error now gives where the instance's field bytes start.
 #[test]
 fn short_instances_are_reported_where_their_fields_are() {

@@ -1,7 +1,7 @@
 //! Memory of the owned models against the size of their input, on the real files of
 //! `tests/data/`: peak heap (counting allocator, `testkit`) while building a model from the
 //! bytes (already in memory) and keeping it. The binary models borrow from the dump; what is
-//! counted is what they hold besides it. The family's budget is 8× the input (issue 15).
+//! counted is what they hold besides it. The family's budget is 8× the input.
 
 #![allow(clippy::unwrap_used, clippy::print_stderr)]
 

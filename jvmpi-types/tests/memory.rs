@@ -1,6 +1,6 @@
 //! Memory of the decoded models against the size of their input, on the real buffers of
 //! `tests/data/`: peak heap (counting allocator, `testkit`) while decoding a buffer and keeping
-//! what was decoded. The family's budget is 8× the input (issue 15).
+//! what was decoded. The family's budget is 8× the input.
 
 #![allow(clippy::unwrap_used, clippy::indexing_slicing, clippy::print_stderr)]
 

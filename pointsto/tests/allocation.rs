@@ -35,7 +35,7 @@ fn sparse_csv_invoke_ids_do_not_blow_up_the_id_index() {
     );
 }
 
-/// Review regression: the diff copied both method strings into every edge, so one method with
+/// Regression: the diff copied both method strings into every edge, so one method with
 /// a 100 KB name calling 1,000 others (150 KB of CSV) made a diff of 1,000 edges holding 100 MB.
 /// Each method string is now kept once and shared by its edges.
 #[test]

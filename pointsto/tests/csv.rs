@@ -461,7 +461,7 @@ fn display_abbreviation() {
     );
 }
 
-/// Review regression: a legacy report may list one entry point many times, and the TXT writer
+/// Regression: a legacy report may list one entry point many times, and the TXT writer
 /// expanded the entry's method at every listing: 1,000 `0` rows in the entry points file and
 /// 1,000 direct edges out of method 0 (17 KB of CSV) made 1,001,000 lines (about 60 MB) of TXT.
 /// A method is expanded once; later entries of it are written without children.

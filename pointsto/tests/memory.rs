@@ -1,7 +1,7 @@
 //! Memory of the owned models against the size of their input, on the reports of
 //! `tests/data/generated/` (the printers' output, line by line): peak heap (counting allocator,
 //! `testkit`) while reading a report and keeping its model. The family's budget is 8× the
-//! input (issue 15).
+//! input.
 
 #![allow(clippy::unwrap_used, clippy::print_stderr)]
 

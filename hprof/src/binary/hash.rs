@@ -76,7 +76,7 @@ pub type IdMap<V> = HashMap<Id, V, IdState>;
 mod tests {
     use super::*;
 
-    /// Review regression: the unseeded hash was a fixed bijection, so a dump could hold ids
+    /// Regression: the unseeded hash was a fixed bijection, so a dump could hold ids
     /// picked (by inverting it) to share one bucket, making each insert scan all the others.
     /// Seeded, structured ids spread like random values (about 63% of 4096 buckets hit by 4096
     /// keys), and the seed differs between maps.

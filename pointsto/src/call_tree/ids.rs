@@ -156,7 +156,7 @@ impl IdSet {
 
 #[cfg(test)]
 mod tests {
-    /// Review regression: the unseeded multiplicative hash put ids `i << 32` (which a report can
+    /// Regression: the unseeded multiplicative hash put ids `i << 32` (which a report can
     /// hold) all in one bucket, making each insert scan all the others. Seeded, they spread
     /// like random values (about 63% of 4096 buckets hit by 4096 keys).
     #[test]

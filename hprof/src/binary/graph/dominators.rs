@@ -1,4 +1,4 @@
-//! The dominator tree (issue 16, item 5): immediate dominators from the super-root by the
+//! The dominator tree: immediate dominators from the super-root by the
 //! semi-NCA algorithm (Georgiadis; Lengauer–Tarjan's semidominators with path compression,
 //! then nearest common ancestors), iterative throughout (no recursion, whatever the depth),
 //! over `u32` arrays in depth-first order.

@@ -1,4 +1,4 @@
-//! References between objects (issue 16, item 2): the outgoing references of each node under
+//! References between objects: the outgoing references of each node under
 //! an [`EdgePolicy`], as `u32` node indices in compressed sparse rows, and the reverse index
 //! built on demand.
 

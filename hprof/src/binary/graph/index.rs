@@ -1,4 +1,4 @@
-//! The object index (issue 16, item 1): every `INSTANCE_DUMP`, `OBJ_ARRAY_DUMP`,
+//! The object index: every `INSTANCE_DUMP`, `OBJ_ARRAY_DUMP`,
 //! `PRIM_ARRAY_DUMP`, `PRIMITIVE_ARRAY_NODATA` and `CLASS_DUMP` of a dump (`hprof.md` §1.5),
 //! sorted once by id, with the file offset of its sub-record; plus the names, class layouts and
 //! GC roots the graph needs. Built in one pass over bytes the caller holds.

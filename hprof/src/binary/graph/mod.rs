@@ -1,4 +1,4 @@
-//! The heap as a graph (issue 16): an object index, references both ways, GC roots, shortest
+//! The heap as a graph: an object index, references both ways, GC roots, shortest
 //! paths from the roots, the dominator tree, retained sizes and unreachable objects — over the
 //! bytes of a whole dump the caller holds (e.g. a memory map), in compact `u32` arrays.
 //!

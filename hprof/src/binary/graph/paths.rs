@@ -1,4 +1,4 @@
-//! Shortest reference paths from the GC roots (issue 16, item 4): a breadth-first search from
+//! Shortest reference paths from the GC roots: a breadth-first search from
 //! the super-root keeps one parent per node; the field name or array index of each step is
 //! found on demand by decoding the parent's sub-record again.
 

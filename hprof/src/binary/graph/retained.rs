@@ -1,4 +1,4 @@
-//! Shallow and retained sizes (issue 16, item 5): shallow sizes under a [`Shallow`] rule,
+//! Shallow and retained sizes: shallow sizes under a [`Shallow`] rule,
 //! retained sizes and counts accumulated bottom-up along the dominator tree, and the retained
 //! size of every class.
 

@@ -1,4 +1,4 @@
-//! GC roots (issue 16, item 3): the root sub-records of `hprof.md` §1.5 (JDK 0xFF, 0x01–0x08;
+//! GC roots: the root sub-records of `hprof.md` §1.5 (JDK 0xFF, 0x01–0x08;
 //! Android 0x89–0x8E, 0x90), grouped by kind, with the thread and frame they name.
 
 use std::collections::HashMap;
