@@ -41,7 +41,7 @@ pub use index::{Index, LayoutCache};
 pub use records::{
     AllocSite, AllocSites, ControlSettings, CpuSample, CpuSamples, EndThread, Frame, HeapDump,
     HeapSummary, IdList, LoadClass, Record, RecordHeader, Records, StartThread, Trace, UnknownTags,
-    UnloadClass, Utf8,
+    UnloadClass, Utf8, Wholeness,
 };
 pub use types::{BasicType, Id, IdSize, Value};
 pub use write::Writer;
