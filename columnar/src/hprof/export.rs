@@ -41,9 +41,21 @@ pub fn export(
     let (top, top_from) =
         TopLevel::before_heap_dumps(records, data.len() as u64, sink, &mut summary)?;
     let mut heap = HeapPass::new(top, top_from, header.id_size, data.len(), sink, summary);
-    let stopped = walk(data, &header, header_len, progress, &mut heap)?;
+    let walked = walk(data, &header, header_len, progress, &mut heap)?;
     heap.flush()?;
-    heap.summary.stopped = stopped;
+    let summary = &mut heap.summary;
+    summary.stopped = walked.stopped;
+    if summary.stopped.is_none() {
+        if let Err(e) = walked.whole.check(data.len() as u64) {
+            // The same judgement as hprof's readers: a file of only its header is cut short;
+            // segments without HEAP_DUMP_END have a flag of their own.
+            if walked.whole.records() == 0 {
+                summary.stopped = Some(e);
+            } else {
+                summary.missing_heap_dump_end = true;
+            }
+        }
+    }
     if heap.defer() {
         let total = data.len() as u64;
         let mut deferred = DeferredPass::new(&mut heap);

@@ -7,18 +7,19 @@ use std::collections::HashMap;
 pub struct Summary {
     /// Rows per table.
     pub rows: HashMap<&'static str, u64>,
-    /// The decoding error that ended the export early: everything before it was written. A
-    /// dump that ends without its `HEAP DUMP END` after segments, or holds no record after
-    /// its header, is incomplete too ([`hprof::binary::Error::Truncated`]).
+    /// The decoding error that ended the export early: everything before it was written (a
+    /// dump of only its header is cut short too).
     pub stopped: Option<hprof::binary::Error>,
     /// Instances whose class has no usable `CLASS_DUMP` (their references are not written).
     pub instances_without_layout: u64,
+    /// Whether the dump ends with a heap dump but without `HEAP DUMP END` after segments.
+    pub missing_heap_dump_end: bool,
 }
 
 impl Summary {
     /// Whether everything the dump holds was written.
     pub fn is_complete(&self) -> bool {
-        self.stopped.is_none()
+        self.stopped.is_none() && !self.missing_heap_dump_end
     }
 
     /// Counts `n` rows sent to `table`.

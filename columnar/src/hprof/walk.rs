@@ -1,8 +1,8 @@
 //! The walk both passes make over the dump: every record and heap-dump sub-record, through
 //! `hprof`'s incremental decoder over the bytes in memory.
 
-use hprof::binary::Header;
 use hprof::binary::incremental::{Decoder, Visit};
+use hprof::binary::{Header, Wholeness};
 
 use crate::{Error, Result};
 
@@ -16,10 +16,17 @@ pub(super) trait Pass<'a>: Visit<'a> {
 /// Bytes handed to the decoder at a time; `progress` is called after each.
 const CHUNK: usize = 16 << 20;
 
+/// How a walk ended.
+pub(super) struct Walked {
+    /// The decoding error that stopped it before the end of the input.
+    pub(super) stopped: Option<hprof::binary::Error>,
+    /// The records it saw, for the file-level checks.
+    pub(super) whole: Wholeness,
+}
+
 /// Walks every record and heap-dump sub-record of `data` (whose header, `header_len` bytes,
 /// is `header`) into `pass`, through `hprof`'s incremental decoder: a dump cut mid-record
-/// gives every sub-record before the cut. Returns why reading stopped before the end of a
-/// whole dump (`None`: it did not).
+/// gives every sub-record before the cut.
 ///
 /// # Errors
 /// The first sink error the pass met.
@@ -29,9 +36,8 @@ pub(super) fn walk<'a, P: Pass<'a>>(
     header_len: usize,
     progress: &mut dyn FnMut(u64),
     pass: &mut P,
-) -> Result<Option<hprof::binary::Error>> {
-    let mut decoder =
-        Decoder::after_file_header(header, header_len as u64).input_len(data.len() as u64);
+) -> Result<Walked> {
+    let mut decoder = Decoder::after_header(header, header_len as u64).input_len(data.len() as u64);
     let mut at = header_len;
     let mut want = CHUNK;
     loop {
@@ -42,12 +48,20 @@ pub(super) fn walk<'a, P: Pass<'a>>(
         }
         let (consumed, needed) = match decoded {
             Ok(r) => r,
-            Err(e) => return Ok(Some(e)),
+            Err(e) => {
+                return Ok(Walked {
+                    stopped: Some(e),
+                    whole: *decoder.wholeness(),
+                });
+            }
         };
         at += consumed;
         progress(at as u64);
         if end == data.len() {
-            return Ok(decoder.finish(data.get(at..).unwrap_or_default()).err());
+            return Ok(Walked {
+                stopped: decoder.finish(data.get(at..).unwrap_or_default()).err(),
+                whole: *decoder.wholeness(),
+            });
         }
         // A record longer than a chunk is handed over whole.
         want = CHUNK.max((end - at).saturating_add(needed));

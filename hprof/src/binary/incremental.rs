@@ -19,7 +19,7 @@ use super::heap_dump::{
     sub_record_n, sub_record_what,
 };
 use super::records::{
-    Completeness, HeapDump, RECORD_HEADER_LEN, Record, RecordHeader, UnknownTags, is_known_tag,
+    HeapDump, RECORD_HEADER_LEN, Record, RecordHeader, UnknownTags, Wholeness, is_known_tag,
     parse_body, record_what,
 };
 use super::types::IdSize;
@@ -206,8 +206,8 @@ pub struct Decoder {
     max_item: Option<u64>,
     /// Whether the file-level checks of [`Decoder::finish`] apply (not for a range).
     whole_file: bool,
-    /// Records seen, for the file-level checks of [`Decoder::finish`].
-    completeness: Completeness,
+    /// What the file-level checks of [`Decoder::finish`] need.
+    whole: Wholeness,
 }
 
 /// The largest record or sub-record a [`Decoder`] asks to buffer when the input's size is not
@@ -231,7 +231,7 @@ impl Decoder {
             input_len: None,
             max_item: None,
             whole_file: true,
-            completeness: Completeness::default(),
+            whole: Wholeness::default(),
         }
     }
 
@@ -246,16 +246,6 @@ impl Decoder {
             id_size: header.id_size,
             whole_file: false,
             ..Decoder::new()
-        }
-    }
-
-    /// A decoder for the records of a whole file whose header was decoded already (the next
-    /// byte, the first record's, is at `offset`): as [`Decoder::new`] after its
-    /// [`Event::Header`], [`finish`](Decoder::finish) included.
-    pub fn after_file_header(header: &Header, offset: u64) -> Decoder {
-        Decoder {
-            whole_file: true,
-            ..Decoder::after_header(header, offset)
         }
     }
 
@@ -278,7 +268,7 @@ impl Decoder {
 
     /// Counts a top-level record (for the file-level checks of [`Decoder::finish`]).
     fn count_record(&mut self, t: u8) {
-        self.completeness.count(t);
+        self.whole.see(t);
     }
 
     /// Checks that an item starting at file offset `start` (the decoder's offset), of which
@@ -347,6 +337,12 @@ impl Decoder {
         self.id_size
     }
 
+    /// The top-level records seen so far, for the file-level checks (which
+    /// [`finish`](Decoder::finish) makes only for a whole file, not for a range).
+    pub fn wholeness(&self) -> &Wholeness {
+        &self.whole
+    }
+
     /// Whether the input seen so far ends exactly after a complete record, so that the end of
     /// the input here is a clean end of file.
     pub fn is_at_record_boundary(&self) -> bool {
@@ -363,7 +359,7 @@ impl Decoder {
         match self.state {
             State::Records if unconsumed.is_empty() => {
                 if self.whole_file {
-                    self.completeness.check(end)?;
+                    self.whole.check(end)?;
                 }
                 return Ok(());
             }

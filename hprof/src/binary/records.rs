@@ -664,8 +664,8 @@ pub struct Records<'a> {
     salvage: bool,
     /// The error to yield after a heap dump cut off by the end of the input (salvage mode).
     pending: Option<Error>,
-    /// What the file-level checks at the end of the input need (salvage mode).
-    completeness: Completeness,
+    /// What the end-of-file checks need.
+    whole: Wholeness,
 }
 
 impl<'a> Records<'a> {
@@ -690,7 +690,7 @@ impl<'a> Records<'a> {
             done: false,
             salvage: false,
             pending: None,
-            completeness: Completeness::default(),
+            whole: Wholeness::default(),
         }
     }
 
@@ -723,7 +723,7 @@ impl<'a> Records<'a> {
         loop {
             if self.c.is_empty() {
                 if self.salvage {
-                    self.check_complete()?;
+                    self.whole.check(self.c.offset())?;
                 }
                 return Ok(None);
             }
@@ -750,7 +750,7 @@ impl<'a> Records<'a> {
                     body
                 }
             };
-            self.completeness.count(header.tag);
+            self.whole.see(header.tag);
             if !is_known_tag(header.tag) {
                 match self.unknown {
                     UnknownTags::Surface => {}
@@ -769,28 +769,21 @@ impl<'a> Records<'a> {
     }
 }
 
-impl Records<'_> {
-    /// The file-level checks at the end of the input (salvage mode).
-    fn check_complete(&self) -> Result<()> {
-        self.completeness.check(self.c.offset())
-    }
-}
-
-/// Whether a file that ends at a record boundary is whole: it holds at least one record, and
-/// a `HEAP_DUMP_END` after its `HEAP_DUMP_SEGMENT`s (the checks [`Records::salvaging`] and
-/// the incremental decoder's `finish` make at the end of the input).
+/// The file-level judgement of "whole" that every reader of a dump shares: a file holds at
+/// least one record after its header, and `HEAP_DUMP_SEGMENT`s are closed by a `HEAP_DUMP_END`.
+/// Feed it every top-level record's tag with [`see`](Wholeness::see), then ask
+/// [`check`](Wholeness::check) at the end of the input.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub(crate) struct Completeness {
+pub struct Wholeness {
     /// Top-level records seen.
     records: u64,
     /// A `HEAP_DUMP_SEGMENT` was seen and no `HEAP_DUMP_END` after it yet.
     segments_open: bool,
 }
 
-impl Completeness {
-    /// Counts a top-level record with tag `t`.
-    #[inline]
-    pub(crate) fn count(&mut self, t: u8) {
+impl Wholeness {
+    /// Counts one top-level record of tag `t`.
+    pub fn see(&mut self, t: u8) {
         self.records += 1;
         match t {
             tag::HEAP_DUMP_SEGMENT => self.segments_open = true,
@@ -799,8 +792,17 @@ impl Completeness {
         }
     }
 
-    /// The end of the input at file offset `end`: `Ok` when the file is whole.
-    pub(crate) fn check(&self, end: u64) -> Result<()> {
+    /// Top-level records seen so far.
+    pub fn records(&self) -> u64 {
+        self.records
+    }
+
+    /// The end-of-file checks, the input having ended at file offset `end`.
+    ///
+    /// # Errors
+    /// [`Error::Truncated`] for a file that holds only its header, or whose
+    /// `HEAP_DUMP_SEGMENT`s have no `HEAP_DUMP_END` after them.
+    pub fn check(&self, end: u64) -> Result<()> {
         if self.records == 0 {
             return Err(Error::Truncated {
                 offset: end,
