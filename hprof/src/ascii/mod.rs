@@ -113,6 +113,7 @@
 
 mod cpu;
 mod cursor;
+mod entry;
 mod error;
 mod folded;
 mod header;
@@ -129,6 +130,7 @@ mod write;
 
 pub use cpu::{CPU_COLUMN_HEADER, CpuBegin, CpuKind, CpuRow, OLD_CPU_HEADER, OldCpuRow};
 pub use cursor::LineEnding;
+pub use entry::{Entry, Located, Section, Truncation};
 pub use error::{Error, Position};
 pub use folded::{FoldedStack, FoldedWeight};
 pub use header::{Ctime, FileHeader, SEPARATOR};
@@ -141,7 +143,7 @@ pub use monitor::{
     MonitorTimeBegin, MonitorTimeRow, ThreadState, ThreadStatus, WaitingKind, WaitingList,
 };
 pub use percent::Percent;
-pub use reader::{Entry, Located, Reader, ReaderState, Section, Truncation};
+pub use reader::{Reader, ReaderState};
 pub use report::{
     ArrayRecord, ClassRecord, Cpu, HeapDump, HeapRecord, InstanceRecord, Item, Monitor,
     MonitorDump, MonitorDumpEntry, MonitorTime, OldCpu, Report, Sites, Trace, Unresolved,

@@ -3,9 +3,9 @@
 
 use super::cpu::{CPU_COLUMN_HEADER, CpuBegin, CpuKind, CpuRow, OLD_CPU_HEADER};
 use super::cursor::LineEnding;
+use super::entry::Entry;
 use super::header::SEPARATOR;
 use super::monitor::{MONITOR_TIME_COLUMN_HEADER, MonitorTimeBegin, MonitorTimeRow};
-use super::reader::Entry;
 use super::report::{
     Cpu, HeapRecord, Item, MonitorDump, MonitorDumpEntry, MonitorTime, Report, Sites,
 };

@@ -30,6 +30,7 @@ pub mod index;
 pub mod layout;
 pub mod names;
 pub mod records;
+mod tags;
 pub mod types;
 pub mod write;
 
