@@ -48,7 +48,7 @@ pub enum Item {
     MonitorTime(MonitorTime),
     /// A monitor event line.
     MonitorEvent(MonitorEvent<String>),
-    /// A line that could not be parsed (kept by [`Report::parse_recovering`]).
+    /// A line that could not be parsed (kept by [`Report::parse_recovering`](super::Report::parse_recovering)).
     Unparsed(String),
 }
 
@@ -226,7 +226,7 @@ pub struct ArrayRecord {
 pub struct Sites {
     /// `SITES BEGIN (…)`.
     pub begin: SitesBegin<String>,
-    /// The column-header lines as written (see [`SITES_COLUMN_HEADERS`](super::SITES_COLUMN_HEADERS)).
+    /// The column-header lines as written (see [`SITES_COLUMN_HEADERS`](super::super::SITES_COLUMN_HEADERS)).
     pub column_headers: Vec<String>,
     /// The rows.
     pub rows: Vec<Site<String>>,

@@ -73,7 +73,7 @@ pub fn parse_primitive_array_dump<'a>(c: &mut Cursor<'a>) -> Result<PrimitiveArr
 /// records) whose tag byte `t`, at file offset `offset`, was just read.
 ///
 /// # Errors
-/// As [`parse_sub_record`].
+/// As [`parse_sub_record`](super::parse_sub_record).
 #[inline(never)]
 pub fn parse_other_sub_record<'a>(c: &mut Cursor<'a>, offset: u64, t: u8) -> Result<SubRecord<'a>> {
     use sub_tag::*;

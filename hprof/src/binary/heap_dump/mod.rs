@@ -101,8 +101,8 @@ impl<'a> SubRecordSink<'a> for Whole {
 /// Decodes one sub-record at the cursor (tag byte included).
 ///
 /// # Errors
-/// [`Error::Truncated`] when the input ends inside it, [`Error::UnknownSubTag`],
-/// [`Error::BadBasicType`], [`Error::TooLong`].
+/// [`Error::Truncated`](crate::binary::Error::Truncated) when the input ends inside it, [`Error::UnknownSubTag`](crate::binary::Error::UnknownSubTag),
+/// [`Error::BadBasicType`](crate::binary::Error::BadBasicType), [`Error::TooLong`](crate::binary::Error::TooLong).
 #[inline]
 pub fn parse_sub_record<'a>(c: &mut Cursor<'a>) -> Result<SubRecord<'a>> {
     match c.id_size() {

@@ -298,7 +298,7 @@ impl<'a> ClassDump<'a> {
 }
 
 /// An `INSTANCE_DUMP` sub-record (0x21). Field values stay encoded: decode them through the
-/// class layouts of an [`Index`](super::index::Index).
+/// class layouts of an [`Index`](crate::binary::index::Index).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct InstanceDump<'a> {

@@ -67,7 +67,7 @@ impl BufferedDecoder {
     /// The next complete event, or `None` when more input is needed.
     ///
     /// # Errors
-    /// Any decoding [`Error`].
+    /// Any decoding [`Error`](crate::binary::Error).
     pub fn next_event(&mut self) -> Result<Option<Event<'_>>> {
         let input = self.buf.get(self.start..).unwrap_or_default();
         match self.decoder.decode(input)? {
@@ -85,7 +85,7 @@ impl BufferedDecoder {
     /// Checks that the input ended cleanly after the last record.
     ///
     /// # Errors
-    /// [`Error::Truncated`] with the offset where the file was cut.
+    /// [`Error::Truncated`](crate::binary::Error::Truncated) with the offset where the file was cut.
     pub fn finish(&self) -> Result<()> {
         self.decoder
             .finish(self.buf.get(self.start..).unwrap_or_default())

@@ -21,7 +21,7 @@ pub enum Event<'a> {
     HeapDumpBodyEnd(RecordHeader),
 }
 
-/// The outcome of one [`Decoder::decode`] call.
+/// The outcome of one [`Decoder::decode`](super::Decoder::decode) call.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Status<T> {
     /// Something was decoded from the first `consumed` bytes of the input.

@@ -10,7 +10,7 @@ use crate::binary::heap_dump::{
 use crate::binary::records::HeapDump;
 use crate::binary::types::IdSize;
 
-/// Receives the events of [`Decoder::decode_with`]. Only [`Visit::event`] is required; the
+/// Receives the events of [`Decoder::decode_with`](super::Decoder::decode_with). Only [`Visit::event`] is required; the
 /// three per-kind methods let a hot consumer (a histogram, an index) take instance and array
 /// dumps without going through the [`Event`] enum.
 ///
@@ -99,7 +99,7 @@ impl<'a, V: Visit<'a> + ?Sized> SubRecordSink<'a> for Visiting<'_, V> {
 }
 
 /// Decodes every sub-record of a heap-dump body held in memory into `v`, through the same
-/// fast path as [`Decoder::decode_with`].
+/// fast path as [`Decoder::decode_with`](super::Decoder::decode_with).
 ///
 /// # Errors
 /// The first sub-record error ([`Error::Truncated`] when a sub-record runs past the

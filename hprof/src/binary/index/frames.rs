@@ -20,7 +20,7 @@ pub struct ResolvedFrame {
     pub method_signature: Arc<str>,
     /// Source file name.
     pub source_file: Arc<str>,
-    /// Line (> 0), or 0 / negative codes as in [`Frame::line`].
+    /// Line (> 0), or 0 / negative codes as in [`Frame::line`](crate::binary::records::Frame::line).
     pub line: i32,
 }
 

@@ -52,11 +52,11 @@ impl RecordHeader {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum UnknownTags {
-    /// Return it as [`Record::Unknown`] and go on (length framing makes that safe).
+    /// Return it as [`Record::Unknown`](super::Record::Unknown) and go on (length framing makes that safe).
     #[default]
     Surface,
     /// Skip it silently.
     Skip,
-    /// Stop with [`Error::UnknownTag`].
+    /// Stop with [`Error::UnknownTag`](crate::binary::Error::UnknownTag).
     Error,
 }
