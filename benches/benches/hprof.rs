@@ -377,12 +377,12 @@ fn histogram_vs_peer(c: &mut Criterion) {
     let data = std::fs::read(&path).unwrap();
     let pool = rayon_pool(2);
     // Same answer from everyone before timing anything.
-    let expected = Histogram::from_bytes(&data).unwrap().total_instances();
+    let expected = Histogram::parse(&data).unwrap().total_instances();
     assert_eq!(jvm_hprof_histogram(&data, None), expected);
     assert_eq!(jvm_hprof_histogram(&data, Some(&pool)), expected);
     assert_eq!(minimal_scan(&data), expected);
     assert_eq!(
-        Histogram::from_bytes_parallel(&data, 2)
+        Histogram::parse_parallel(&data, 2)
             .unwrap()
             .total_instances(),
         expected
@@ -393,7 +393,7 @@ fn histogram_vs_peer(c: &mut Criterion) {
     g.throughput(Throughput::Bytes(data.len() as u64));
     g.sample_size(10);
     g.bench_function("ours_1t_memory", |b| {
-        b.iter(|| Histogram::from_bytes(&data).unwrap().total_instances())
+        b.iter(|| Histogram::parse(&data).unwrap().total_instances())
     });
     g.bench_function("minimal_scan_1t_memory", |b| b.iter(|| minimal_scan(&data)));
     g.bench_function("ours_1t_stream_4MiB", |b| b.iter(|| ours_stream(&path)));
@@ -402,7 +402,7 @@ fn histogram_vs_peer(c: &mut Criterion) {
     });
     g.bench_function("ours_2t_memory", |b| {
         b.iter(|| {
-            Histogram::from_bytes_parallel(&data, 2)
+            Histogram::parse_parallel(&data, 2)
                 .unwrap()
                 .total_instances()
         })
@@ -422,7 +422,7 @@ fn decode(c: &mut Criterion) {
             &data,
             |b, data| {
                 b.iter(|| {
-                    let (_, records) = Records::new(data).unwrap();
+                    let (_, records) = Records::parse(data).unwrap();
                     let mut n = 0usize;
                     for r in records {
                         if let (_, Record::HeapDump(d) | Record::HeapDumpSegment(d)) = r.unwrap() {
@@ -458,7 +458,7 @@ fn decode(c: &mut Criterion) {
             &data,
             |b, data| {
                 b.iter(|| {
-                    let (header, records) = Records::new(data).unwrap();
+                    let (header, records) = Records::parse(data).unwrap();
                     let mut w = Writer::new(Vec::with_capacity(data.len()), &header).unwrap();
                     for r in records {
                         match r.unwrap() {
@@ -506,7 +506,7 @@ fn peers() {
     let data = std::fs::read(&path).unwrap();
     let pool = rayon_pool(2);
     let mb = data.len() as f64 / 1e6;
-    let expected = Histogram::from_bytes(&data).unwrap().total_instances();
+    let expected = Histogram::parse(&data).unwrap().total_instances();
     let pairs: usize = std::env::var("HPROF_PAIRS")
         .ok()
         .and_then(|v| v.parse().ok())
@@ -516,7 +516,7 @@ fn peers() {
         ("ours_1t_stream_4MiB", Box::new(|| ours_stream(&path))),
         (
             "ours_1t_memory",
-            Box::new(|| Histogram::from_bytes(&data).unwrap().total_instances()),
+            Box::new(|| Histogram::parse(&data).unwrap().total_instances()),
         ),
         (
             "jvm-hprof_1t_memory",
@@ -526,7 +526,7 @@ fn peers() {
         (
             "ours_2t_memory",
             Box::new(|| {
-                Histogram::from_bytes_parallel(&data, 2)
+                Histogram::parse_parallel(&data, 2)
                     .unwrap()
                     .total_instances()
             }),

@@ -22,7 +22,7 @@ fn bench(c: &mut Criterion) {
         g.throughput(Throughput::Bytes(data.len() as u64));
         g.sample_size(20);
         g.bench_function("histogram_floor", |b| {
-            b.iter(|| Histogram::from_bytes(black_box(&data)).unwrap());
+            b.iter(|| Histogram::parse(black_box(&data)).unwrap());
         });
         g.bench_function("object_index", |b| {
             b.iter_with_large_drop(|| ObjectIndex::build(black_box(&data)).unwrap());

@@ -16,10 +16,6 @@ pub struct Error {
     pub kind: ErrorKind,
 }
 
-/// The former name of [`Error`].
-#[deprecated(since = "0.1.0", note = "renamed to `callctx::Error`")]
-pub type ParseError = Error;
-
 /// `Result` with this crate's [`Error`].
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
@@ -100,11 +96,5 @@ impl Error {
     /// True when the input ended where more was needed (a truncated context such as `5:0<`).
     pub fn is_truncated(&self) -> bool {
         matches!(self.kind, ErrorKind::Truncated { .. })
-    }
-
-    /// The former name of [`Error::is_truncated`].
-    #[deprecated(since = "0.1.0", note = "renamed to `is_truncated`")]
-    pub fn is_end_of_input(&self) -> bool {
-        self.is_truncated()
     }
 }

@@ -63,8 +63,6 @@ mod tree;
 
 pub use buf::ContextBuf;
 pub use context::{Context, Frames, ParseFrames, parse_frames};
-#[allow(deprecated)]
-pub use error::ParseError;
 pub use error::{Error, ErrorKind, Expected, Result};
 pub use frame::Frame;
 pub use tree::{ContextTree, DepthFirst, NodeId, NodeRef};

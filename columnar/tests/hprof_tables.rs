@@ -122,7 +122,7 @@ fn histogram_of_the_tables_is_the_decoders() {
         let data = dump(name);
         let (sink, summary) = export(&data);
         assert!(summary.is_complete(), "{name}: {:?}", summary.stopped);
-        let want: BTreeMap<String, (u64, u64)> = Histogram::from_bytes(&data)
+        let want: BTreeMap<String, (u64, u64)> = Histogram::parse(&data)
             .unwrap()
             .rows()
             .into_iter()
@@ -140,7 +140,7 @@ fn row_counts_match_the_records() {
         let (sink, summary) = export(&data);
         let (mut objects, mut roots, mut strings, mut frames, mut trace_frames) = (0, 0, 0, 0, 0);
         let mut kinds: BTreeMap<&str, usize> = BTreeMap::new();
-        for r in Records::new(&data).unwrap().1 {
+        for r in Records::parse(&data).unwrap().1 {
             match r.unwrap().1 {
                 Record::Utf8(_) => strings += 1,
                 Record::Frame(_) => frames += 1,
@@ -200,7 +200,7 @@ fn object_columns_and_nulls_match_the_sub_records() {
         type Row = (Option<u64>, Option<u64>, Option<String>, Option<String>);
         let mut want: Vec<Row> = Vec::new();
         let mut heap: Option<String> = None;
-        for r in Records::new(&data).unwrap().1 {
+        for r in Records::parse(&data).unwrap().1 {
             match r.unwrap().1 {
                 Record::Utf8(u) => {
                     utf8.insert(u.id, String::from_utf8_lossy(u.bytes).into_owned());
@@ -481,7 +481,7 @@ fn sorted_rows(sink: &MemorySink, table: &str) -> Vec<Vec<String>> {
 /// before the layouts of their classes.
 fn with_class_dumps_last(data: &[u8]) -> Vec<u8> {
     use hprof::binary::write::Writer;
-    let (header, records) = Records::new(data).unwrap();
+    let (header, records) = Records::parse(data).unwrap();
     let mut w = Writer::new(Vec::new(), &header).unwrap();
     let mut class_dumps = Vec::new();
     for r in records {

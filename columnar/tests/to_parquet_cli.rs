@@ -222,7 +222,7 @@ fn spark_sql_reads_the_same_tables() {
 
 /// The `histogram` example's rows for the JDK 17 dump, as `class,instances,bytes` lines.
 fn histogram_lines() -> Vec<String> {
-    hprof::binary::histogram::Histogram::from_bytes(&std::fs::read(JDK17).unwrap())
+    hprof::binary::histogram::Histogram::parse(&std::fs::read(JDK17).unwrap())
         .unwrap()
         .rows()
         .into_iter()

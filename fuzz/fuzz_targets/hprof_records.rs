@@ -9,7 +9,7 @@ use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     let len = data.len() as u64;
-    let Ok((_, records)) = Records::new(data) else {
+    let Ok((_, records)) = Records::parse(data) else {
         return;
     };
     for r in records.unknown_tags(UnknownTags::Skip) {

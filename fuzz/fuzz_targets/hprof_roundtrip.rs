@@ -8,7 +8,7 @@ use hprof::binary::{Record, Records, SubRecord};
 use libfuzzer_sys::fuzz_target;
 
 fn reencode(data: &[u8], per_sub_record: bool) -> Option<Vec<u8>> {
-    let (header, records) = Records::new(data).ok()?;
+    let (header, records) = Records::parse(data).ok()?;
     let mut w = Writer::new(Vec::new(), &header).ok()?;
     for r in records {
         let (h, record) = r.ok()?;

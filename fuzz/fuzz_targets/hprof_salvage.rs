@@ -1,6 +1,6 @@
 //! `hprof` salvage over any bytes, read as a whole (possibly cut-off) HPROF file: the header
 //! reader, `Records::salvaging`, `Index::salvage`, `Histogram::salvage` and
-//! `Histogram::from_bytes_parallel` never panic; a stop's offset lies in the input; the two
+//! `Histogram::parse_parallel` never panic; a stop's offset lies in the input; the two
 //! salvaging readers agree on whether the file is whole; a whole file's salvaged histogram is
 //! the one `from_bytes` and `from_bytes_parallel` count; and the partial index answers every
 //! question (layouts, fields, stacks, strings) with a value or an error, its layout cache
@@ -25,7 +25,7 @@ fuzz_target!(|data: &[u8]| {
         assert!(header_len <= data.len());
     }
 
-    if let Ok((_, records)) = Records::new(data) {
+    if let Ok((_, records)) = Records::parse(data) {
         let mut n = 0usize;
         let mut errors = 0usize;
         for r in records.salvaging() {
@@ -57,8 +57,8 @@ fuzz_target!(|data: &[u8]| {
             assert!(e.offset() <= len, "{e}");
             let _ = e.to_string();
         }
-        let whole = Histogram::from_bytes(data);
-        let parallel = Histogram::from_bytes_parallel(data, 2);
+        let whole = Histogram::parse(data);
+        let parallel = Histogram::parse_parallel(data, 2);
         assert_eq!(whole.is_ok(), parallel.is_ok());
         if let (Ok(w), Ok(p)) = (&whole, &parallel) {
             assert_eq!(rows(w), rows(p));

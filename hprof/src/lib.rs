@@ -25,7 +25,7 @@
 //! let data = writer.finish()?; // a HEAP_DUMP_SEGMENT, then HEAP_DUMP_END
 //!
 //! // Walk every record and heap-dump sub-record, borrowing from `data`.
-//! let (header, records) = Records::new(&data)?;
+//! let (header, records) = Records::parse(&data)?;
 //! assert_eq!(header.id_size.bytes(), 8);
 //! let (mut roots, mut instances) = (0, 0);
 //! for record in records {
@@ -43,7 +43,7 @@
 //! assert_eq!((roots, instances), (1, 1000));
 //!
 //! // The class histogram, largest class first.
-//! let rows = Histogram::from_bytes(&data)?.rows();
+//! let rows = Histogram::parse(&data)?.rows();
 //! assert_eq!(rows[0].class_name, "java.lang.String");
 //! assert_eq!((rows[0].instances, rows[0].shallow_bytes), (1000, 12_000));
 //!
@@ -54,7 +54,7 @@
 //!
 //! // Decode → encode is byte-identical.
 //! let mut writer = Writer::new(Vec::new(), &header)?;
-//! for record in Records::new(&data)?.1 {
+//! for record in Records::parse(&data)?.1 {
 //!     let (framing, record) = record?;
 //!     writer.write_record(framing.time, &record)?;
 //! }

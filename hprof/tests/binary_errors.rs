@@ -27,7 +27,7 @@ fn record(tag: u8, body: &[u8]) -> Vec<u8> {
 
 /// Decodes everything one-shot (descending into heap dumps), with the whole-file checks.
 fn one_shot(data: &[u8]) -> Result<usize> {
-    let (_, records) = Records::new(data)?;
+    let (_, records) = Records::parse(data)?;
     let records = records.salvaging();
     let mut n = 0;
     for r in records {
@@ -118,18 +118,18 @@ fn unknown_top_level_tags_follow_the_policy() {
     data.extend(record(0x55, b"opaque body"));
     data.extend(record(0x03, &[0, 0, 0, 7]));
     // Surface (default).
-    let (_, records) = Records::new(&data).unwrap();
+    let (_, records) = Records::parse(&data).unwrap();
     let tags: Vec<u8> = records.map(|r| r.unwrap().1.tag()).collect();
     assert_eq!(tags, [0x55, 0x03]);
     // Skip.
-    let (_, records) = Records::new(&data).unwrap();
+    let (_, records) = Records::parse(&data).unwrap();
     let tags: Vec<u8> = records
         .unknown_tags(UnknownTags::Skip)
         .map(|r| r.unwrap().1.tag())
         .collect();
     assert_eq!(tags, [0x03]);
     // Error.
-    let (_, records) = Records::new(&data).unwrap();
+    let (_, records) = Records::parse(&data).unwrap();
     let e = records
         .unknown_tags(UnknownTags::Error)
         .next()
@@ -164,7 +164,12 @@ fn record_length_past_the_end() {
     data.extend_from_slice(&[0x01, 0, 0, 0, 0, 0, 0, 0x10, 0]); // UTF8 claiming 4096 bytes
     data.extend_from_slice(&[0; 20]);
     // Without the whole-file checks: the body read runs out.
-    let e = Records::new(&data).unwrap().1.next().unwrap().unwrap_err();
+    let e = Records::parse(&data)
+        .unwrap()
+        .1
+        .next()
+        .unwrap()
+        .unwrap_err();
     assert!(
         matches!(
             e,
@@ -294,7 +299,7 @@ fn android_obsolete_sub_records_decode() {
     data.extend_from_slice(&4u32.to_be_bytes());
     data.extend_from_slice(&0u64.to_be_bytes());
     data.extend(record(0x1C, &body));
-    let (_, mut records) = Records::new(&data).unwrap();
+    let (_, mut records) = Records::parse(&data).unwrap();
     let Record::HeapDumpSegment(d) = records.next().unwrap().unwrap().1 else {
         panic!()
     };
@@ -318,7 +323,7 @@ fn android_obsolete_sub_records_decode() {
         ]
     );
     // The histogram counts the no-data array with its length × element size.
-    let rows = histogram::Histogram::from_bytes(&data).unwrap().rows();
+    let rows = histogram::Histogram::parse(&data).unwrap().rows();
     assert_eq!(
         rows,
         [histogram::HistogramRow {

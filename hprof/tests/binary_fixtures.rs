@@ -48,7 +48,7 @@ fn all_fixtures() -> Vec<(String, Vec<u8>)> {
 
 /// Counts of top-level tags and sub-record tags.
 fn tag_counts(data: &[u8]) -> (BTreeMap<u8, u64>, BTreeMap<u8, u64>) {
-    let (_, records) = Records::new(data).unwrap();
+    let (_, records) = Records::parse(data).unwrap();
     let mut top = BTreeMap::new();
     let mut sub = BTreeMap::new();
     for r in records {
@@ -183,7 +183,7 @@ fn shared_fixtures_counts_when_present() {
 
 /// Flattens a one-shot decode into the incremental decoder's event sequence (as Debug text).
 fn one_shot_events(data: &[u8]) -> Vec<String> {
-    let (header, records) = Records::new(data).unwrap();
+    let (header, records) = Records::parse(data).unwrap();
     let mut out = vec![format!("{:?}", Event::Header(header))];
     for r in records {
         let (h, record) = r.unwrap();
@@ -256,7 +256,7 @@ fn tiny_chunks_on_smallest_fixture() {
 fn decode_encode_is_byte_identical() {
     for (name, data) in all_fixtures() {
         // Whole records (heap dumps from their raw body) ...
-        let (header, records) = Records::new(&data).unwrap();
+        let (header, records) = Records::parse(&data).unwrap();
         let mut w = Writer::new(Vec::new(), &header).unwrap();
         for r in records {
             let (h, record) = r.unwrap();
@@ -265,7 +265,7 @@ fn decode_encode_is_byte_identical() {
         assert!(w.finish().unwrap() == data, "{name}: records");
 
         // ... and every sub-record re-encoded one by one.
-        let (header, records) = Records::new(&data).unwrap();
+        let (header, records) = Records::parse(&data).unwrap();
         let mut w = Writer::new(Vec::new(), &header).unwrap();
         for r in records {
             let (h, record) = r.unwrap();
@@ -294,7 +294,7 @@ fn every_truncation_of_a_small_dump_is_an_error_with_offset() {
     for cut in cuts {
         let part = &data[..cut];
         let one_shot: Result<(), hprof::binary::Error> = (|| {
-            let (_, records) = Records::new(part)?;
+            let (_, records) = Records::parse(part)?;
             for r in records.salvaging() {
                 if let (_, Record::HeapDump(d)) = r? {
                     for s in d.sub_records() {
@@ -326,7 +326,7 @@ fn every_truncation_of_a_small_dump_is_an_error_with_offset() {
 #[test]
 fn sub_records_have_their_android_kinds() {
     let data = read("ahat_test-dump-base_art-host-2025.hprof");
-    let (_, records) = Records::new(&data).unwrap();
+    let (_, records) = Records::parse(&data).unwrap();
     let mut heaps = BTreeMap::new();
     for r in records {
         if let (_, Record::HeapDumpSegment(d)) = r.unwrap() {
@@ -345,7 +345,7 @@ fn sub_records_have_their_android_kinds() {
 fn histogram_contract() {
     use hprof::binary::histogram::{Histogram, HistogramRow};
     for (name, data) in all_fixtures() {
-        let rows = Histogram::from_bytes(&data).unwrap().rows();
+        let rows = Histogram::parse(&data).unwrap().rows();
         // Sorted by instances descending, then name ascending; one row per name.
         for w in rows.windows(2) {
             assert!(
@@ -367,7 +367,7 @@ fn histogram_contract() {
         );
         // The parallel and incremental paths agree with the one-shot one.
         assert_eq!(
-            Histogram::from_bytes_parallel(&data, 3).unwrap().rows(),
+            Histogram::parse_parallel(&data, 3).unwrap().rows(),
             rows,
             "{name}"
         );
@@ -383,7 +383,7 @@ fn histogram_contract() {
         assert_eq!(h.rows(), rows, "{name}");
     }
     // The bundled JDK 17 dump, as the histogram example prints it.
-    let rows = Histogram::from_bytes(&read("heapgen_jdk17.hprof"))
+    let rows = Histogram::parse(&read("heapgen_jdk17.hprof"))
         .unwrap()
         .rows();
     let row = |i: usize, n: u64, b: u64, c: &str| {
@@ -408,7 +408,7 @@ fn histogram_contract() {
     if let Ok(d) =
         std::fs::read(root.join("hprof-android/perflib_dialer_kitkat-4.4.2_dalvik.hprof"))
     {
-        let rows = Histogram::from_bytes(&d).unwrap().rows();
+        let rows = Histogram::parse(&d).unwrap().rows();
         let b = rows.iter().find(|r| r.class_name == "byte[]").unwrap();
         assert_eq!((b.instances, b.shallow_bytes), (1406, 681_489));
     }
@@ -447,7 +447,7 @@ fn android_dump_converts_to_standard_1_0_2() {
     use hprof::binary::Header;
     use hprof::binary::write::to_standard_sub_record;
     let data = read("ahat_test-dump-base_art-host-2025.hprof");
-    let (header, records) = Records::new(&data).unwrap();
+    let (header, records) = Records::parse(&data).unwrap();
     let header = Header {
         version: Version::V1_0_2,
         ..header

@@ -541,7 +541,7 @@ fn encode(recs: &[OwnedRec], id_size: IdSize) -> (Vec<u8>, Vec<String>) {
 }
 
 fn decode(data: &[u8]) -> Vec<String> {
-    let (_, records) = Records::new(data).unwrap();
+    let (_, records) = Records::parse(data).unwrap();
     let mut out = Vec::new();
     for r in records {
         let (h, record) = r.unwrap();
@@ -559,7 +559,7 @@ fn decode(data: &[u8]) -> Vec<String> {
 }
 
 fn reencode(data: &[u8]) -> Vec<u8> {
-    let (header, records) = Records::new(data).unwrap();
+    let (header, records) = Records::parse(data).unwrap();
     let mut w = Writer::new(Vec::new(), &header).unwrap();
     for r in records {
         let (h, record) = r.unwrap();
@@ -648,7 +648,7 @@ proptest! {
         let header = Header { version: Version::V1_0_2, id_size: IdSize::Eight, timestamp_ms: 0 };
         let recs = vec![OwnedRec::Heap(0x1C, subs.clone())];
         let (bytes, _) = encode(&recs, IdSize::Eight);
-        let (_, records) = Records::new(&bytes).unwrap();
+        let (_, records) = Records::parse(&bytes).unwrap();
         let mut w = Writer::new(Vec::new(), &header).unwrap().segment_size(size);
         for r in records {
             if let (_, Record::HeapDumpSegment(d)) = r.unwrap() {
@@ -658,7 +658,7 @@ proptest! {
             }
         }
         let out = w.finish().unwrap();
-        let (_, records) = Records::new(&out).unwrap();
+        let (_, records) = Records::parse(&out).unwrap();
         let all: Vec<_> = records.map(Result::unwrap).collect();
         prop_assert!(matches!(all.last().unwrap().1, Record::HeapDumpEnd));
         let mut n = 0;

@@ -24,7 +24,7 @@ const JDK5: &str = concat!(
 
 /// The offset of the middle of the second `HEAP_DUMP_SEGMENT`, and that segment's offset.
 fn middle_of_a_segment(data: &[u8]) -> (usize, u64) {
-    let (_, records) = Records::new(data).unwrap();
+    let (_, records) = Records::parse(data).unwrap();
     let segment = records
         .map(|r| r.unwrap().0)
         .filter(|h| h.tag == tag::HEAP_DUMP_SEGMENT)
@@ -127,7 +127,7 @@ fn a_header_only_file_is_incomplete() {
 fn a_dump_cut_in_a_record_says_which_and_how_much_is_missing() {
     let data = std::fs::read(JDK5).unwrap();
     // Cut 10 bytes into the record at the 100th record boundary.
-    let (_, records) = Records::new(&data).unwrap();
+    let (_, records) = Records::parse(&data).unwrap();
     let h = records.map(|r| r.unwrap().0).nth(100).unwrap();
     let cut = &data[..h.offset as usize + 10];
     let e = Histogram::salvage(cut).unwrap().error.unwrap();
@@ -152,7 +152,7 @@ fn a_dump_cut_in_a_record_says_which_and_how_much_is_missing() {
 #[test]
 fn hostile_lengths_never_ask_for_more_than_the_input_holds() {
     let data = std::fs::read(JDK5).unwrap();
-    let (_, records) = Records::new(&data).unwrap();
+    let (_, records) = Records::parse(&data).unwrap();
     let headers: Vec<_> = records.map(|r| r.unwrap().0).collect();
     for h in headers.iter().step_by(97) {
         let mut m = data.clone();

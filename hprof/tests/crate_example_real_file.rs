@@ -15,7 +15,7 @@ fn walk_histogram_strings_and_round_trip_a_jdk17_dump() {
         "/tests/data/binary/heapgen_jdk17.hprof"
     ))
     .unwrap();
-    let (header, records) = Records::new(&data).unwrap();
+    let (header, records) = Records::parse(&data).unwrap();
     assert_eq!(header.id_size.bytes(), 8);
     let (mut classes, mut instances) = (0, 0);
     for record in records {
@@ -32,7 +32,7 @@ fn walk_histogram_strings_and_round_trip_a_jdk17_dump() {
     }
     assert!(classes > 100 && instances > 1_000, "{classes} {instances}");
 
-    let rows = Histogram::from_bytes(&data).unwrap().rows();
+    let rows = Histogram::parse(&data).unwrap().rows();
     assert!(
         rows.iter()
             .any(|r| r.class_name == "java.lang.String" && r.instances > 1000)
@@ -46,7 +46,7 @@ fn walk_histogram_strings_and_round_trip_a_jdk17_dump() {
     assert!(strings.values().any(|s| &**s == "java.lang.Object"));
 
     let mut writer = Writer::new(Vec::new(), &header).unwrap();
-    for record in Records::new(&data).unwrap().1 {
+    for record in Records::parse(&data).unwrap().1 {
         let (framing, record) = record.unwrap();
         writer.write_record(framing.time, &record).unwrap();
     }

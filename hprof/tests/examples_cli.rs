@@ -83,7 +83,7 @@ fn gzip(bytes: &[u8]) -> Vec<u8> {
 
 /// A file offset in the middle of the second `HEAP_DUMP_SEGMENT` of `data`.
 fn middle_of_a_segment(data: &[u8]) -> usize {
-    let (_, records) = hprof::binary::Records::new(data).unwrap();
+    let (_, records) = hprof::binary::Records::parse(data).unwrap();
     let segment = records
         .map(|r| r.unwrap().0)
         .filter(|h| h.tag == hprof::binary::records::tag::HEAP_DUMP_SEGMENT)

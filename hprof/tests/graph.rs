@@ -38,7 +38,7 @@ fn counts_agree_with_the_histogram_and_the_root_records() {
         assert!(graph.warnings().stopped_at.is_none(), "{name}");
         assert_eq!(graph.warnings().duplicate_ids, 0, "{name}");
         let s = graph.summary();
-        let hist = Histogram::from_bytes(&data).unwrap();
+        let hist = Histogram::parse(&data).unwrap();
         let classes = (0..ix.len() as u32)
             .filter(|&v| ix.class_name_of(v) == "java.lang.Class" && ix.class_id_of(v).is_none())
             .count() as u64;

@@ -56,7 +56,7 @@ fn owned_models_fit_in_eight_times_their_input() {
         let (index, peak) = peak_of(|| Index::build(&bytes).unwrap());
         drop(index);
         budget.check("hprof `Index`", name, bytes.len(), peak);
-        let (histogram, peak) = peak_of(|| Histogram::from_bytes(&bytes).unwrap());
+        let (histogram, peak) = peak_of(|| Histogram::parse(&bytes).unwrap());
         assert!(histogram.total_instances() > 0);
         drop(histogram);
         budget.check("hprof `Histogram`", name, bytes.len(), peak);

@@ -110,7 +110,7 @@ impl ClassCounts {
 /// w.write_sub_record(&SubRecord::PrimitiveArrayDump(array))?;
 /// let data = w.finish()?;
 ///
-/// let hist = hprof::binary::histogram::Histogram::from_bytes(&data)?;
+/// let hist = hprof::binary::histogram::Histogram::parse(&data)?;
 /// let rows = hist.rows();
 /// assert_eq!((rows[0].class_name.as_str(), rows[0].instances, rows[0].shallow_bytes),
 ///     ("int[]", 1, 8));
@@ -134,8 +134,8 @@ impl Histogram {
     ///
     /// # Errors
     /// Any decoding error.
-    pub fn from_bytes(data: &[u8]) -> Result<Histogram> {
-        let (header, records) = Records::new(data)?;
+    pub fn parse(data: &[u8]) -> Result<Histogram> {
+        let (header, records) = Records::parse(data)?;
         let mut h = Histogram::new();
         h.id_size = Some(header.id_size);
         for r in records {
@@ -174,8 +174,8 @@ impl Histogram {
     ///
     /// # Errors
     /// Any decoding error.
-    pub fn from_bytes_parallel(data: &[u8], threads: usize) -> Result<Histogram> {
-        let (header, records) = Records::new(data)?;
+    pub fn parse_parallel(data: &[u8], threads: usize) -> Result<Histogram> {
+        let (header, records) = Records::parse(data)?;
         let mut h = Histogram::new();
         h.id_size = Some(header.id_size);
         let mut dumps: Vec<HeapDump<'_>> = Vec::new();

@@ -267,7 +267,7 @@ pub const DEFAULT_SEGMENT_SIZE: usize = 1 << 20;
 ///     class_serial: 1, class_id: 0x10, stack_trace_serial: 0, name_id: 0x20 }))?;
 /// w.write_sub_record(&SubRecord::Root(GcRoot::StickyClass { object_id: 0x10 }))?;
 /// let bytes = w.finish()?; // closes the segment and writes HEAP_DUMP_END
-/// let (_, records) = hprof::binary::Records::new(&bytes)?;
+/// let (_, records) = hprof::binary::Records::parse(&bytes)?;
 /// assert_eq!(records.count(), 3);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```

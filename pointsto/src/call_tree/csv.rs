@@ -377,15 +377,6 @@ impl CallGraph {
         }
     }
 
-    /// The former name of [`CallGraph::read_csv`].
-    #[deprecated(
-        since = "0.1.0",
-        note = "renamed to `read_csv` (it reads through a source)"
-    )]
-    pub fn parse_csv<'a>(open: impl FnMut(CsvFile) -> Option<&'a [u8]>) -> Result<Self> {
-        Self::read_csv(open)
-    }
-
     fn parse_csv_current(methods: &[u8], invokes: &[u8], targets: &[u8]) -> Result<Self> {
         let mut graph = Self::default();
         let (mut table, _) = Table::open(CsvFile::Methods, methods, &[METHODS_CURRENT])?;

@@ -64,7 +64,7 @@ impl<'a> Index<'a> {
     /// # Errors
     /// Only when the file header cannot be read.
     pub fn salvage(data: &'a [u8]) -> Result<Salvaged<Index<'a>>> {
-        let (header, records) = Records::new(data)?;
+        let (header, records) = Records::parse(data)?;
         let mut records = records.salvaging();
         let mut ix = Index {
             header,

@@ -31,7 +31,7 @@ impl<'a> Records<'a> {
     ///
     /// # Errors
     /// Header errors (see [`Header::parse`]).
-    pub fn new(data: &'a [u8]) -> Result<(Header, Records<'a>)> {
+    pub fn parse(data: &'a [u8]) -> Result<(Header, Records<'a>)> {
         let (header, len) = Header::parse(data)?;
         let rest = data.get(len..).unwrap_or_default();
         Ok((

@@ -27,7 +27,7 @@ use super::Writer;
 ///     .instance(0x101, 0x20, &[Value::Object(0), Value::Int(8)])
 ///     .root(GcRoot::StickyClass { object_id: 0x20 });
 /// let data = heap.build()?;
-/// let histogram = Histogram::from_bytes(&data)?;
+/// let histogram = Histogram::parse(&data)?;
 /// assert!(histogram.rows().iter().any(|r| r.class_name == "com.example.Node" && r.instances == 2));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
