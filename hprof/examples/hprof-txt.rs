@@ -136,11 +136,11 @@ pub(crate) fn summary(report: &Report) -> serde_json::Value {
     };
     let (mut roots, mut classes, mut objects, mut arrays) = (0, 0, 0, 0);
     for h in report.heap_dumps() {
-        let (r, c, o, a) = h.counts();
-        roots += r;
-        classes += c;
-        objects += o;
-        arrays += a;
+        let n = h.counts();
+        roots += n.roots;
+        classes += n.classes;
+        objects += n.instances;
+        arrays += n.arrays;
     }
     let (mut mon_threads, mut monitors) = (0, 0);
     for m in report.monitor_dumps() {

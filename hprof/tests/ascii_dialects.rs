@@ -109,7 +109,8 @@ HEAP DUMP END\n";
     };
     assert_eq!(o.instance.class_name, "java/lang/Thread");
     assert_eq!(o.fields[1].name, "inheritedAccessControlContext");
-    assert_eq!(heap.counts(), (2, 1, 1, 1));
+    let n = heap.counts();
+    assert_eq!((n.roots, n.classes, n.instances, n.arrays), (2, 1, 1, 1));
 }
 
 /// Android `AsciiHprofWriter` and `StackTraceElement`-style frames, `(thread=N)`, phases.

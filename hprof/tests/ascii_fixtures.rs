@@ -283,7 +283,11 @@ fn heap_dump_cut_before_end_is_an_open_section() {
     );
     let heap = report.heap_dumps().next().unwrap();
     assert!(!heap.ended);
-    assert_eq!(heap.counts(), (1519, 558, 3060, 2058));
+    let n = heap.counts();
+    assert_eq!(
+        (n.roots, n.classes, n.instances, n.arrays),
+        (1519, 558, 3060, 2058)
+    );
     // A stray `.TMP` heap file: starts at HEAP DUMP BEGIN, no header, no END.
     let start = text.find("HEAP DUMP BEGIN").unwrap();
     let tmp = &bytes[start..cut];
@@ -313,7 +317,7 @@ fn repeated_dumps_are_summed() {
     let (roots, objects): (usize, usize) = dumps
         .iter()
         .map(|d| d.counts())
-        .fold((0, 0), |a, c| (a.0 + c.0, a.1 + c.2));
+        .fold((0, 0), |a, c| (a.0 + c.roots, a.1 + c.instances));
     assert_eq!((roots, objects), (2 * 1519, 2 * 3060));
 }
 

@@ -145,8 +145,8 @@ pub use monitor::{
 pub use percent::Percent;
 pub use reader::{Reader, ReaderState};
 pub use report::{
-    ArrayRecord, ClassRecord, Cpu, HeapDump, HeapRecord, InstanceRecord, Item, Monitor,
-    MonitorDump, MonitorDumpEntry, MonitorTime, OldCpu, Report, Sites, Trace, Unresolved,
+    ArrayRecord, ClassRecord, Cpu, HeapDump, HeapDumpCounts, HeapRecord, InstanceRecord, Item,
+    Monitor, MonitorDump, MonitorDumpEntry, MonitorTime, OldCpu, Report, Sites, Trace, Unresolved,
 };
 pub use sites::{SITES_COLUMN_HEADERS, Site, SitesBegin};
 pub use threads::{ThreadEnd, ThreadStart};

@@ -203,13 +203,23 @@ fn signature(fields: &[&str]) -> String {
     format!("{}.{}({}):{}", get(2), get(1), parameters, get(4))
 }
 
-fn method_rows(
-    graph: &mut CallGraph,
-    table: &mut Table<'_>,
+/// Which columns a methods table of a given version holds.
+#[derive(Clone, Copy)]
+struct MethodColumns {
+    /// The `Flags` column (current reports; in legacy ones, the first methods table).
     flags: bool,
+    /// The `IsEntryPoint` column.
     entry: bool,
+    /// The rows are virtual methods (legacy `virtual_methods.csv`).
     virtual_rows: bool,
-) -> Result<()> {
+}
+
+fn method_rows(graph: &mut CallGraph, table: &mut Table<'_>, columns: MethodColumns) -> Result<()> {
+    let MethodColumns {
+        flags,
+        entry,
+        virtual_rows,
+    } = columns;
     let mut fields = Vec::new();
     while let Some(line) = table.row(&mut fields)? {
         let id = table.id(line, &fields, 0)?;
@@ -380,7 +390,15 @@ impl CallGraph {
     fn parse_csv_current(methods: &[u8], invokes: &[u8], targets: &[u8]) -> Result<Self> {
         let mut graph = Self::default();
         let (mut table, _) = Table::open(CsvFile::Methods, methods, &[METHODS_CURRENT])?;
-        method_rows(&mut graph, &mut table, true, true, false)?;
+        method_rows(
+            &mut graph,
+            &mut table,
+            MethodColumns {
+                flags: true,
+                entry: true,
+                virtual_rows: false,
+            },
+        )?;
         let known = known_ids(&graph);
         let (mut table, _) = Table::open(
             CsvFile::Invokes,
@@ -458,7 +476,15 @@ impl CallGraph {
         }
         let (mut table, which) =
             Table::open(CsvFile::Methods, methods, &[METHODS_FLAGS, METHODS_OLD])?;
-        method_rows(&mut graph, &mut table, which == 0, false, false)?;
+        method_rows(
+            &mut graph,
+            &mut table,
+            MethodColumns {
+                flags: which == 0,
+                entry: false,
+                virtual_rows: false,
+            },
+        )?;
         // The files every legacy report has.
         let mut open_table = |file: CsvFile, headers: &[&'static str]| {
             let bytes = open(file).ok_or(Error::MissingCsvFile { file: file.stem() })?;
@@ -468,7 +494,15 @@ impl CallGraph {
             open_table(CsvFile::VirtualMethods, &[METHODS_FLAGS, METHODS_OLD])?;
         // 22.1–22.2: the header lacks `Flags` but the rows have it.
         table.extra_allowed = which == 1;
-        method_rows(&mut graph, &mut table, which == 0, false, true)?;
+        method_rows(
+            &mut graph,
+            &mut table,
+            MethodColumns {
+                flags: which == 0,
+                entry: false,
+                virtual_rows: true,
+            },
+        )?;
         let known = known_ids(&graph);
         let (mut table, _) = open_table(CsvFile::EntryPoints, &["Id"])?;
         while let Some(line) = table.row(&mut fields)? {

@@ -14,8 +14,8 @@ use super::threads::{ThreadEnd, ThreadStart};
 use std::collections::HashMap;
 
 pub use sections::{
-    ArrayRecord, ClassRecord, Cpu, HeapDump, HeapRecord, InstanceRecord, Item, Monitor,
-    MonitorDump, MonitorDumpEntry, MonitorTime, OldCpu, Sites, Trace, Unresolved,
+    ArrayRecord, ClassRecord, Cpu, HeapDump, HeapDumpCounts, HeapRecord, InstanceRecord, Item,
+    Monitor, MonitorDump, MonitorDumpEntry, MonitorTime, OldCpu, Sites, Trace, Unresolved,
 };
 
 mod sections;

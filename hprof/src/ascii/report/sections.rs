@@ -149,19 +149,32 @@ impl HeapDump {
         }
     }
 
-    /// Counts of (roots, classes, instances, arrays).
-    pub fn counts(&self) -> (usize, usize, usize, usize) {
-        let mut n = (0, 0, 0, 0);
+    /// How many records of each kind the heap dump holds.
+    pub fn counts(&self) -> HeapDumpCounts {
+        let mut n = HeapDumpCounts::default();
         for r in &self.records {
             match r {
-                HeapRecord::Root(_) => n.0 += 1,
-                HeapRecord::Class(_) => n.1 += 1,
-                HeapRecord::Instance(_) => n.2 += 1,
-                HeapRecord::Array(_) => n.3 += 1,
+                HeapRecord::Root(_) => n.roots += 1,
+                HeapRecord::Class(_) => n.classes += 1,
+                HeapRecord::Instance(_) => n.instances += 1,
+                HeapRecord::Array(_) => n.arrays += 1,
             }
         }
         n
     }
+}
+
+/// How many records of each kind a heap dump holds ([`HeapDump::counts`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct HeapDumpCounts {
+    /// `ROOT` lines.
+    pub roots: usize,
+    /// `CLS` records.
+    pub classes: usize,
+    /// `OBJ` records.
+    pub instances: usize,
+    /// `ARR` records.
+    pub arrays: usize,
 }
 
 /// One record of a heap dump, with its indented lines.

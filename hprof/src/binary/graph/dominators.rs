@@ -68,20 +68,30 @@ pub struct DominatorTree {
     pub(crate) preorder: Vec<u32>,
 }
 
+/// Whether the dominator tree follows the edges flagged weak.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WeakEdges {
+    /// Every edge dominates (the default policy).
+    Follow,
+    /// Edges flagged weak are left out (ahat's policy: weak referents).
+    Skip,
+}
+
 impl DominatorTree {
     /// Computes immediate dominators of every row reachable from `entry`, following the
-    /// edges of `edges` (edges flagged weak are skipped when `skip_weak`). `edges` is freed
-    /// as soon as the predecessor lists are built.
-    pub fn compute(edges: Edges, entry: u32, skip_weak: bool) -> DominatorTree {
+    /// edges of `edges` as `weak` says. `edges` is freed as soon as the predecessor lists are
+    /// built.
+    pub fn compute(edges: Edges, entry: u32, weak: WeakEdges) -> DominatorTree {
         if u32::try_from(edges.len()).is_ok() {
-            Self::compute_with::<u32>(edges, entry, skip_weak)
+            Self::compute_with::<u32>(edges, entry, weak)
         } else {
-            Self::compute_with::<u64>(edges, entry, skip_weak)
+            Self::compute_with::<u64>(edges, entry, weak)
         }
     }
 
-    fn compute_with<P: Pos>(edges: Edges, entry: u32, skip_weak: bool) -> DominatorTree {
+    fn compute_with<P: Pos>(edges: Edges, entry: u32, weak: WeakEdges) -> DominatorTree {
         let rows = edges.rows();
+        let skip_weak = weak == WeakEdges::Skip;
         let follow = |t: u32| !(skip_weak && t & WEAK != 0);
         // 1. Depth-first search: preorder numbers, the DFS-tree parent of each.
         let mut pre = vec![NONE; rows];

@@ -109,7 +109,7 @@ mod tests;
 
 use super::error::{Error, Result};
 use super::types::Id;
-use dominators::{DominatorTree, NONE};
+use dominators::{DominatorTree, NONE, WeakEdges};
 pub use edges::{Edges, Via};
 pub use index::{Lookup, NodeKind, ObjectIndex};
 pub use paths::PathStep;
@@ -332,7 +332,15 @@ impl<'a, 'f> Graph<'a, 'f> {
             paths::mark(&edges, n)
         });
         progress("dominators");
-        let dom = DominatorTree::compute(edges, n as u32, weak);
+        let dom = DominatorTree::compute(
+            edges,
+            n as u32,
+            if weak {
+                WeakEdges::Skip
+            } else {
+                WeakEdges::Follow
+            },
+        );
         let reachable = match &reached {
             Some(bits) => bits.iter().map(|w| w.count_ones() as usize).sum(),
             None => dom.reached().saturating_sub(1),
