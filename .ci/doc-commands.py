@@ -6,7 +6,7 @@
 2. Every `cargo run … --example …` command in a README.md or a crate's src/lib.rs docs that
    names a file of the repository, or asks for --help: each must exit with the status the line
    states (`# exits N` after it; 0 when it states none) and print something on stdout.
-   Commands whose file arguments are placeholders (heap.hprof, FILE) are listed as skipped.
+   Commands with placeholders (heap.hprof, FILE, PACKAGE) are listed as skipped.
 
 Runs from the repository root; exits 1 naming every command that failed.
 """
@@ -78,7 +78,8 @@ def main() -> int:
         if command in seen:
             continue
         seen.add(command)
-        if not (names_repo_file(command) or "--help" in command.split()):
+        placeholder = any(re.fullmatch(r"[A-Z][A-Z_]+(\.[a-z]+)?", w) for w in command.split())
+        if placeholder or not (names_repo_file(command) or "--help" in command.split()):
             print(f"skipped (no file of the repository): {path}:{number}: {command}")
             continue
         print(f"--- {path}:{number}: {command}", flush=True)

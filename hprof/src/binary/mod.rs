@@ -17,6 +17,7 @@
 //! Every parser reads through one [`Cursor`]; every error is an [`Error`] with a byte offset.
 
 pub mod cursor;
+pub mod diff;
 pub mod error;
 pub mod graph;
 #[doc(hidden)]

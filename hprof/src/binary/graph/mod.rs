@@ -104,6 +104,8 @@ pub mod index;
 pub mod paths;
 pub mod retained;
 pub mod roots;
+pub mod strings;
+pub mod suspects;
 #[cfg(test)]
 mod tests;
 
@@ -115,6 +117,8 @@ pub use index::{Lookup, NodeKind, ObjectIndex};
 pub use paths::PathStep;
 pub use retained::{ClassRetained, Shallow};
 pub use roots::{MissingRoots, RootEntry, RootGroup};
+pub use strings::DuplicateString;
+pub use suspects::{NamedNode, NamedStep, Suspect, SuspectKind, SuspectOptions};
 
 /// A node: an index into the sorted ids of an [`ObjectIndex`].
 pub type NodeIndex = u32;
