@@ -134,12 +134,9 @@ impl ObjectIndex<'_> {
     /// `java.lang.String`'s class id and where its fields sit.
     fn string_layout(&self) -> Option<(Id, StringLayout)> {
         let class_id = self
-            .class_name_ids
-            .iter()
-            .find(|&(&class_id, _)| {
-                self.class_name(class_id).as_deref() == Some("java.lang.String")
-            })
-            .map(|(&class_id, _)| class_id)?;
+            .names
+            .class_ids()
+            .find(|&class_id| self.class_name(class_id).as_deref() == Some("java.lang.String"))?;
         let dump = self.class_dump(class_id)?;
         let id_size = self.id_size();
         let mut layout = StringLayout::default();
