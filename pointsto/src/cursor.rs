@@ -4,152 +4,10 @@
 
 use crate::error::{Error, Result};
 
-/// The line separator a report was written with (`%n` is `\r\n` on Windows builders).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub enum LineEnding {
-    /// `\n`.
-    #[default]
-    Lf,
-    /// `\r\n`.
-    CrLf,
-}
-
-impl LineEnding {
-    /// The separator's text.
-    #[must_use]
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Lf => "\n",
-            Self::CrLf => "\r\n",
-        }
-    }
-}
-
-/// Which characters draw the tree: Unicode box drawing, or `?` where a builder with a
-/// non-UTF-8 default charset replaced every box-drawing character (`oracle/graal#2657`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub enum Charset {
-    /// `├── `, `└── `, `│   `.
-    #[default]
-    BoxDrawing,
-    /// `??? `, `??? `, `?   `.
-    Mangled,
-}
-
-/// The marker that ends a tree prefix.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub enum Marker {
-    /// `├── `: a child with later siblings.
-    Child,
-    /// `└── `: the last child.
-    LastChild,
-    /// `??? `: either, written by a non-UTF-8 builder.
-    Mangled,
-}
-
-/// One 4-character indentation unit before a marker.
-pub(crate) const UNIT_BAR: &str = "│   ";
-/// An indentation unit below a last child.
-pub(crate) const UNIT_SPACE: &str = "    ";
-/// The mangled form of [`UNIT_BAR`].
-pub(crate) const UNIT_BAR_MANGLED: &str = "?   ";
-/// `├── `.
-pub(crate) const MARK_CHILD: &str = "├── ";
-/// `└── `.
-pub(crate) const MARK_LAST: &str = "└── ";
-/// `??? `.
-pub(crate) const MARK_MANGLED: &str = "??? ";
-
-/// One 4-character indentation unit before a marker.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub enum IndentUnit {
-    /// `│   `: an ancestor with later siblings.
-    Bar,
-    /// Four spaces: an ancestor that was a last child.
-    Space,
-    /// `?   `: [`IndentUnit::Bar`] written by a non-UTF-8 builder.
-    MangledBar,
-}
-
-impl IndentUnit {
-    /// The unit's text.
-    #[must_use]
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Bar => UNIT_BAR,
-            Self::Space => UNIT_SPACE,
-            Self::MangledBar => UNIT_BAR_MANGLED,
-        }
-    }
-}
-
-/// The indentation of a tree line, verbatim: a run of [`IndentUnit`]s.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub struct Indent<'a> {
-    /// Only ever the bytes of whole units (checked by [`split_prefix`]).
-    bytes: &'a [u8],
-}
-
-impl<'a> Indent<'a> {
-    /// The units, outermost first.
-    pub fn units(&self) -> impl Iterator<Item = IndentUnit> + 'a {
-        let mut rest = self.bytes;
-        std::iter::from_fn(move || {
-            let (unit, width) = match rest.first()? {
-                b' ' => (IndentUnit::Space, 4),
-                b'?' => (IndentUnit::MangledBar, 4),
-                _ => (IndentUnit::Bar, UNIT_BAR.len()),
-            };
-            rest = rest.get(width..).unwrap_or_default();
-            Some(unit)
-        })
-    }
-
-    /// Appends the indentation's text to `out`.
-    pub fn write_to(&self, out: &mut String) {
-        for unit in self.units() {
-            out.push_str(unit.as_str());
-        }
-    }
-
-    /// The indentation's length in bytes.
-    #[must_use]
-    pub fn len(&self) -> usize {
-        self.bytes.len()
-    }
-
-    /// Whether there is no indentation (depth 0).
-    #[must_use]
-    pub fn is_empty(&self) -> bool {
-        self.bytes.is_empty()
-    }
-
-    /// The last unit (the one right before the marker).
-    #[must_use]
-    pub fn last(&self) -> Option<IndentUnit> {
-        match self.bytes.last()? {
-            _ if self.bytes.ends_with(UNIT_BAR.as_bytes()) => Some(IndentUnit::Bar),
-            _ if self.bytes.ends_with(UNIT_BAR_MANGLED.as_bytes()) => Some(IndentUnit::MangledBar),
-            _ => Some(IndentUnit::Space),
-        }
-    }
-}
-
-#[cfg(feature = "serde")]
-impl serde::Serialize for Indent<'_> {
-    fn serialize<S: serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> std::result::Result<S::Ok, S::Error> {
-        let mut text = String::with_capacity(self.bytes.len());
-        self.write_to(&mut text);
-        serializer.serialize_str(&text)
-    }
-}
+pub(crate) use crate::style::{
+    Charset, Indent, LineEnding, MARK_CHILD, MARK_LAST, Marker, TextStyle, UNIT_BAR, UNIT_SPACE,
+    marker_str, write_indent, write_marker,
+};
 
 /// The tree prefix of a line: indentation units, then a marker.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -197,35 +55,6 @@ pub(crate) fn split_prefix(bytes: &[u8]) -> Option<Prefix<'_>> {
         at += width;
         depth += 1;
     }
-}
-
-/// The text of a marker.
-pub(crate) fn marker_str(marker: Marker) -> &'static str {
-    match marker {
-        Marker::Child => MARK_CHILD,
-        Marker::LastChild => MARK_LAST,
-        Marker::Mangled => MARK_MANGLED,
-    }
-}
-
-/// Writes the indentation for a line whose ancestors (outermost first) are last children or not.
-pub(crate) fn write_indent(out: &mut String, charset: Charset, ancestors_last: &[bool]) {
-    for &last in ancestors_last {
-        out.push_str(match (last, charset) {
-            (true, _) => UNIT_SPACE,
-            (false, Charset::BoxDrawing) => UNIT_BAR,
-            (false, Charset::Mangled) => UNIT_BAR_MANGLED,
-        });
-    }
-}
-
-/// Writes a marker.
-pub(crate) fn write_marker(out: &mut String, charset: Charset, last: bool) {
-    out.push_str(match (charset, last) {
-        (Charset::Mangled, _) => MARK_MANGLED,
-        (Charset::BoxDrawing, false) => MARK_CHILD,
-        (Charset::BoxDrawing, true) => MARK_LAST,
-    });
 }
 
 /// Where the first line of `rest` ends: the length of its text (without the line break),
@@ -461,31 +290,6 @@ pub(crate) fn utf8(line: u64, offset: usize, bytes: &[u8]) -> Result<&str> {
     })
 }
 
-/// Layout details of a text report that a writer needs to re-emit it byte for byte.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub struct TextStyle {
-    /// The line separator.
-    pub line_ending: LineEnding,
-    /// The tree-drawing characters.
-    pub charset: Charset,
-    /// Empty lines after the last tree line (the printers write one).
-    pub trailing_empty_lines: u32,
-    /// Whether the last line ends with a line break.
-    pub final_line_break: bool,
-}
-
-impl Default for TextStyle {
-    fn default() -> Self {
-        Self {
-            line_ending: LineEnding::Lf,
-            charset: Charset::BoxDrawing,
-            trailing_empty_lines: 1,
-            final_line_break: true,
-        }
-    }
-}
-
 /// Tracks the [`TextStyle`] of a report while its lines go by.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct StyleTracker {
@@ -556,6 +360,7 @@ pub(crate) fn column_of(line: &[u8], part: &str) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::style::IndentUnit;
 
     #[test]
     fn prefixes() {

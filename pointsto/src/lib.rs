@@ -41,7 +41,7 @@
 //! Modules follow the reports: [`call_tree`] ([`call_tree::txt`], [`call_tree::csv`],
 //! [`call_tree::graph`]), [`object_tree`], [`used`] (the `used_*` lists), [`signature`],
 //! [`file_name`], [`write`](mod@write), [`diff`]; [`cursor`] holds the line cursor they all
-//! read through.
+//! read through, [`style`] how a report's tree is drawn.
 
 #![forbid(unsafe_code)]
 
@@ -52,6 +52,7 @@ pub mod error;
 pub mod file_name;
 pub mod object_tree;
 pub mod signature;
+pub mod style;
 pub mod used;
 pub mod write;
 

@@ -14,7 +14,7 @@ use generate::{Options, VERSIONS, Version};
 use pointsto::Error;
 use pointsto::call_tree::txt::{self, CallTreeLine, IdTag, NodeKind, Reader};
 use pointsto::call_tree::{CallGraph, CallGraphBuilder, DeclaredTarget, InvokeKind};
-use pointsto::cursor::{Charset, LineEnding, Marker};
+use pointsto::style::{Charset, LineEnding, Marker};
 use proptest::prelude::*;
 
 /// Counts lines the way the `calltree` example does, from the line reader.

@@ -184,7 +184,7 @@ impl ObjectTree {
                 // The unit right before the marker says whether the parent was a last child.
                 if let (Some(p), Some(unit)) = (parent, node.indent.last()) {
                     if let Some(slot) = mangled_last_from_children.get_mut(p) {
-                        *slot = Some(unit == cursor::IndentUnit::Space);
+                        *slot = Some(unit == crate::style::IndentUnit::Space);
                     }
                 }
             }
