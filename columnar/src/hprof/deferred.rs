@@ -5,7 +5,7 @@
 use hprof::binary::heap_dump::{InstanceDump, ObjectArrayDump, PrimitiveArrayDump};
 use hprof::binary::incremental::{Event, Visit};
 
-use super::heap::HeapPass;
+use super::heap::{FieldNames, HeapPass};
 use super::schema::table;
 use super::walk::Pass;
 use crate::rows::Rows;
@@ -40,7 +40,7 @@ impl<'a> Visit<'a> for DeferredPass<'_, 'a, '_> {
         if !heap.deferred.contains(&i.class_id) {
             return;
         }
-        if let Some(layout) = heap.complete_layout(i.class_id) {
+        if let Some(layout) = heap.layout(i.class_id, FieldNames::EmptyWhenMissing) {
             heap.instance_refs(&i, layout);
             heap.summary.instances_without_layout =
                 heap.summary.instances_without_layout.saturating_sub(1);

@@ -40,6 +40,15 @@ fn read_id(id_size: IdSize, bytes: &[u8], at: usize) -> Option<Id> {
     }
 }
 
+/// How a layout names a field whose name the dump has not given.
+#[derive(Clone, Copy)]
+pub(super) enum FieldNames {
+    /// Only known names: no layout until every name is known (the heap pass).
+    Known,
+    /// A name the dump never gives is empty (the deferred pass, after every record).
+    EmptyWhenMissing,
+}
+
 /// The heap pass, and what the deferred pass and the `classes` table need of it.
 pub(super) struct HeapPass<'a, 's> {
     pub(super) top: TopLevel,
@@ -104,19 +113,23 @@ impl<'a, 's> HeapPass<'a, 's> {
     }
 
     /// The layout of `class_id`; `None` when a class of its chain has no `CLASS_DUMP` (yet),
-    /// the chain loops, or a field name is not known yet (it may still come: the layout
-    /// waits for the deferred pass).
+    /// the chain loops, or (with [`FieldNames::Known`]) a field name is not known yet (it may
+    /// still come: the layout waits for the deferred pass).
     #[inline]
-    fn layout(&mut self, class_id: Id) -> Option<Layout> {
+    pub(super) fn layout(&mut self, class_id: Id, names: FieldNames) -> Option<Layout> {
         let dumps = &self.class_dumps;
-        let names = &self.top.names;
+        let strings = &self.top.names;
         let refs = &mut self.refs;
         self.layouts.layout(
             class_id,
             self.id_size,
             dumps.len(),
             |id| dumps.get(&id).copied(),
-            |name_id| names.string(name_id).map(|name| refs.intern(name)),
+            |name_id| match (strings.string(name_id), names) {
+                (Some(name), _) => Some(refs.intern(name)),
+                (None, FieldNames::Known) => None,
+                (None, FieldNames::EmptyWhenMissing) => Some(refs.intern(b"")),
+            },
         )
     }
 
@@ -142,7 +155,7 @@ impl<'a, 's> HeapPass<'a, 's> {
             element_type: None,
             offset: at,
         });
-        match self.layout(i.class_id) {
+        match self.layout(i.class_id, FieldNames::Known) {
             Some(layout) => self.instance_refs(i, layout),
             None => {
                 self.summary.instances_without_layout += 1;
@@ -316,25 +329,9 @@ impl<'a, 's> HeapPass<'a, 's> {
         let deferred: Vec<Id> = self.deferred.iter().copied().collect();
         let mut any = false;
         for id in deferred {
-            any |= self.complete_layout(id).is_some();
+            any |= self.layout(id, FieldNames::EmptyWhenMissing).is_some();
         }
         any
-    }
-
-    /// The layout of `class_id` once every class dump and name is known: a field name the
-    /// dump never gives is empty.
-    #[inline]
-    pub(super) fn complete_layout(&mut self, class_id: Id) -> Option<Layout> {
-        let dumps = &self.class_dumps;
-        let names = &self.top.names;
-        let refs = &mut self.refs;
-        self.layouts.layout(
-            class_id,
-            self.id_size,
-            dumps.len(),
-            |id| dumps.get(&id).copied(),
-            |name_id| Some(refs.intern(names.string(name_id).unwrap_or_default())),
-        )
     }
 
     /// Classes objects name that the dump never describes (no `LOAD CLASS`, no
