@@ -11,6 +11,7 @@
 //! | writing | [`write`](mod@write) |
 //! | class layouts, strings, roots, traces | [`index`] |
 //! | string and class-name tables | [`names`] |
+//! | object-field layouts (the graph's and `jvmprof-columnar`'s) | `layout` |
 //! | class histogram | [`histogram`] |
 //! | the heap as a graph: dominators, retained sizes | [`graph`] |
 //!
