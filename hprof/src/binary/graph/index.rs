@@ -300,13 +300,18 @@ impl<'a> ObjectIndex<'a> {
             if layout.chain_end == ChainEnd::MissingClass && layout.size <= limit {
                 self.warnings.missing_superclasses += 1;
             }
-            let weak_ref = self.is_weak_reference(class_id);
-            let refs = layouts
+            let mut refs: Vec<(u32, bool)> = layouts
                 .fields(layout)
                 .iter()
                 .filter(|f| u64::from(f.offset) < limit)
-                .map(|f| (f.offset, f.tag && weak_ref))
+                .map(|f| (f.offset, f.tag))
                 .collect();
+            // A `referent` is weak only in a weak, phantom or finalizer reference.
+            if refs.iter().any(|r| r.1) && !self.is_weak_reference(class_id) {
+                for r in &mut refs {
+                    r.1 = false;
+                }
+            }
             if let Some(info) = self.classes.get_mut(&class_id) {
                 info.layout = Layout {
                     refs,
