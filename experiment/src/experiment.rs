@@ -18,6 +18,62 @@ pub struct Experiment<S> {
     warnings: Option<Log>,
     map: Map,
     frameinfo: FrameInfo,
+    /// Damage seen while opening: log.xml or map.xml cut inside an element.
+    damage: Vec<Error>,
+}
+
+/// One reason an experiment is partial: data is missing from what was read (see
+/// [`Experiment::partial`]). Displays as `FILE: why`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Partial {
+    /// `log.xml` has no exit event (nor an exec): the collector stopped before the program
+    /// ended — killed, or still running — so every data file ends there.
+    NoExitEvent,
+    /// A file of the experiment is cut short or damaged, so some of its records were lost;
+    /// the error names the file (an [`Error::File`]) and where (byte offset or line:column).
+    Damaged(Error),
+}
+
+impl Partial {
+    /// The file of the experiment the reason is about (`log.xml`, `profile`, `_f1.er/map.xml`).
+    pub fn file(&self) -> &str {
+        match self {
+            Partial::NoExitEvent => "log.xml",
+            Partial::Damaged(Error::File { file, .. }) => file,
+            Partial::Damaged(Error::Read { path, .. }) => path,
+            Partial::Damaged(Error::Xml { file, .. }) => file,
+            Partial::Damaged(_) => "",
+        }
+    }
+
+    /// Why, without the file name.
+    pub fn reason(&self) -> String {
+        match self {
+            Partial::NoExitEvent => "no exit event: the collector stopped before the program \
+                ended (killed, or still running), and the data ends there"
+                .to_owned(),
+            Partial::Damaged(Error::File { source, .. }) => source.to_string(),
+            Partial::Damaged(Error::Read { reason, .. }) => reason.clone(),
+            Partial::Damaged(Error::Xml {
+                line,
+                column,
+                expected,
+                found,
+                ..
+            }) => format!("{line}:{column}: expected {expected}, found {found}"),
+            Partial::Damaged(e) => e.to_string(),
+        }
+    }
+}
+
+impl std::fmt::Display for Partial {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.file() {
+            "" => f.write_str(&self.reason()),
+            file => write!(f, "{file}: {}", self.reason()),
+        }
+    }
 }
 
 impl<S: Source> Experiment<S> {
@@ -45,8 +101,15 @@ impl<S: Source> Experiment<S> {
             });
         }
         let log = Log::parse(&log_bytes).map_err(|e| e.in_file("log.xml"))?;
+        let mut damage: Vec<Error> = crate::xml::find_cut(&log_bytes, "log.xml")
+            .into_iter()
+            .collect();
         let map = match source.read("map.xml")? {
-            Some(b) => Map::parse(&b).map_err(|e| e.in_file("map.xml"))?,
+            Some(b) => {
+                let map = Map::parse(&b).map_err(|e| e.in_file("map.xml"))?;
+                damage.extend(crate::xml::find_cut(&b, "map.xml"));
+                map
+            }
             None => Map::default(),
         };
         let frameinfo = match source.read("data.frameinfo")? {
@@ -59,6 +122,7 @@ impl<S: Source> Experiment<S> {
             warnings,
             map,
             frameinfo,
+            damage,
         })
     }
 
@@ -120,8 +184,9 @@ impl<S: Source> Experiment<S> {
         Ok(out)
     }
 
-    /// Where reading this experiment stopped short, each as an error naming the file and the
-    /// byte offset: data files (and `data.frameinfo`) that end inside a packet or with a
+    /// Where reading this experiment's data stopped short (part of [`Experiment::partial`], which
+    /// also says whether the collector was killed and which other files are damaged), each as
+    /// an error naming the file and the byte offset: data files (and `data.frameinfo`) that end inside a packet or with a
     /// 1–3 byte tail, bad frame-info packets, and data files holding bytes that log.xml
     /// describes no packets for (log.xml cut before its `<profpckt>` descriptors). Empty for
     /// an experiment read completely. What could be read is still served by the other
@@ -142,12 +207,108 @@ impl<S: Source> Experiment<S> {
                 out.push(e);
             }
         }
+        out.extend(self.undescribed_files());
+        Ok(out)
+    }
+
+    /// Whether and why the experiment is partial: every reason data is missing from what the
+    /// other methods serve, in file order; empty when the experiment was read completely.
+    ///
+    /// The reasons: the collector stopped before the program ended ([`Partial::NoExitEvent`]:
+    /// killed, or still running); and damage ([`Partial::Damaged`]) — `log.xml` or `map.xml`
+    /// cut inside an element (the events after it lost: native names), `jclasses` cut or bad
+    /// (Java method names lost), a data file or `data.frameinfo` cut mid-packet or holding a
+    /// packet that cannot be read (the packets after it lost), packets of kinds log.xml does
+    /// not describe for their file (log.xml cut or damaged before its descriptors: those
+    /// packets skipped), an empty or missing `data.frameinfo` though packets reference
+    /// stacks (every stack empty), a data file that cannot be read.
+    ///
+    /// ```
+    /// use experiment::{Experiment, MemorySource, Partial};
+    ///
+    /// // A log.xml whose collector was killed: no exit event.
+    /// let log = br#"<experiment version="12.4"></experiment><event kind="run" tstamp="1.0"/>"#;
+    /// let exp = Experiment::open(MemorySource::new().with("log.xml", &log[..]))?;
+    /// let partial = exp.partial();
+    /// assert_eq!(partial, [Partial::NoExitEvent]);
+    /// assert!(partial[0].to_string().starts_with("log.xml: no exit event"));
+    /// assert!(exp.incomplete());
+    /// # Ok::<(), experiment::Error>(())
+    /// ```
+    pub fn partial(&self) -> Vec<Partial> {
+        let mut out = Vec::new();
+        if !self.log.has_exit() && !self.log.has_exec() {
+            out.push(Partial::NoExitEvent);
+        }
+        for e in &self.damage {
+            let file = match e {
+                Error::Xml { file, .. } => file.clone(),
+                _ => String::new(),
+            };
+            out.push(Partial::Damaged(e.clone().in_file(&file)));
+        }
+        if self.log.is_java() {
+            if let Ok(Some(b)) = self.source.read("jclasses") {
+                if let (_, Some(e)) = crate::jclasses::JClasses::parse_salvaging(&b, self.endian())
+                {
+                    out.push(Partial::Damaged(e.in_file("jclasses")));
+                }
+            }
+        }
+        out.extend(
+            self.frameinfo
+                .problems()
+                .iter()
+                .map(|e| Partial::Damaged(e.clone().in_file("data.frameinfo"))),
+        );
+        let files = match self.data_files() {
+            Ok(f) => f,
+            Err(e) => {
+                out.push(Partial::Damaged(e));
+                return out;
+            }
+        };
+        let mut stack_referenced = false;
+        for d in &files {
+            if let Some(e) = d.packets().find_map(Result::err) {
+                out.push(Partial::Damaged(e));
+            }
+            if let Some(e) = d.undescribed() {
+                out.push(Partial::Damaged(e));
+            }
+            stack_referenced |= d
+                .packets()
+                .filter_map(Result::ok)
+                .filter_map(|p| p.typed().ok())
+                .take(64)
+                .any(|t| t.common().frinfo != 0);
+        }
+        if stack_referenced && self.frameinfo.is_empty() {
+            out.push(Partial::Damaged(Error::File {
+                file: "data.frameinfo".into(),
+                source: Box::new(Error::Invalid {
+                    what: "frame info",
+                    offset: 0,
+                    expected: "the stacks the data packets reference (FRINFO)".into(),
+                    found: "no frame packets (the file is empty or missing): every stack is lost"
+                        .into(),
+                }),
+            }));
+        }
+        out.extend(self.undescribed_files().into_iter().map(Partial::Damaged));
+        out
+    }
+
+    /// Data files holding packets although log.xml describes no packets for them (log.xml cut
+    /// before its `<profpckt>` descriptors).
+    fn undescribed_files(&self) -> Vec<Error> {
+        let mut out = Vec::new();
         let described = self.log.data_files();
         for name in DATA_FILE_NAMES {
             if described.iter().any(|d| d == name) {
                 continue;
             }
-            if let Some(b) = self.source.read(name)? {
+            if let Ok(Some(b)) = self.source.read(name) {
                 if let Some(at) = crate::packets::Packets::new(&b, self.endian())
                     .filter_map(Result::ok)
                     .map(|p| p.offset)
@@ -168,7 +329,7 @@ impl<S: Source> Experiment<S> {
                 }
             }
         }
-        Ok(out)
+        out
     }
 
     /// The resolved stack of a packet's `FRINFO` (see [`FrameInfo::stack`]).
@@ -176,13 +337,9 @@ impl<S: Source> Experiment<S> {
         self.frameinfo.stack(frinfo)
     }
 
-    /// True when the experiment was not closed normally: no `exit` event (and no exec), or a data
-    /// file ends in a cut packet (target killed or still running).
+    /// True when the experiment is partial: [`Experiment::partial`] gives a reason.
     pub fn incomplete(&self) -> bool {
-        if !self.log.has_exit() && !self.log.has_exec() {
-            return true;
-        }
-        self.truncations().map_or(true, |t| !t.is_empty())
+        !self.partial().is_empty()
     }
 
     /// The `overview` records (empty if absent).
@@ -240,6 +397,36 @@ impl<S: Source> Experiment<S> {
     }
 
     /// Descendant experiments in gprofng's order (see [`crate::descendants::list`]).
+    ///
+    /// The tiny experiment the crate carries (`src/demo/`) forked once: its child's
+    /// experiment is `_f1.er`, with its own packets and the founder's archives.
+    ///
+    /// ```
+    /// use experiment::{Experiment, MemorySource, descendants::Step, profile::StackProfile};
+    /// use experiment::stacks::Symbolizer;
+    /// # let source = MemorySource::new()
+    /// #     .with("log.xml", &include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/demo/log.xml"))[..])
+    /// #     .with("map.xml", &include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/demo/map.xml"))[..])
+    /// #     .with("data.frameinfo", &include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/demo/data.frameinfo"))[..])
+    /// #     .with("profile", &include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/demo/profile"))[..])
+    /// #     .with("archives/demo_4xbbvtFYDL2", &include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/demo/archives/demo_4xbbvtFYDL2"))[..])
+    /// #     .with("_f1.er/log.xml", &include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/demo/_f1.er/log.xml"))[..])
+    /// #     .with("_f1.er/map.xml", &include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/demo/_f1.er/map.xml"))[..])
+    /// #     .with("_f1.er/data.frameinfo", &include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/demo/_f1.er/data.frameinfo"))[..])
+    /// #     .with("_f1.er/profile", &include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/demo/_f1.er/profile"))[..]);
+    /// let exp = Experiment::open(source)?;
+    /// let children = exp.descendants();
+    /// assert_eq!(children.len(), 1);
+    /// assert_eq!((children[0].name.as_str(), children[0].lineage.as_slice()), ("_f1.er", &[Step::Fork(1)][..]));
+    /// let child = exp.open_descendant(&children[0].name)?;
+    /// assert_eq!(child.log().process.command.as_deref(), Some("(fork)"));
+    /// // Its stacks are named from the founder's archives/.
+    /// let symbols = Symbolizer::new(&child).with_founder_archives(&exp);
+    /// let profile = StackProfile::collect(&child, symbols, None)?;
+    /// let hot = profile.function_table().function_list().rows[1].name.clone();
+    /// assert_eq!(hot, "other");
+    /// # Ok::<(), experiment::Error>(())
+    /// ```
     pub fn descendants(&self) -> Vec<crate::descendants::Descendant> {
         crate::descendants::list(&self.source)
     }
@@ -398,6 +585,36 @@ impl<'e> DataFile<'e> {
     /// Raw bytes.
     pub fn bytes(&self) -> &Bytes {
         &self.bytes
+    }
+
+    /// The first packet of a kind log.xml describes no packets of for this file, as an error
+    /// naming the file, the offset and the kind ([`DataFile::packets`] skips such packets);
+    /// `None` when every packet is described. Packets of an undescribed kind mean a log.xml
+    /// cut or damaged in its descriptors: the packets are lost.
+    pub fn undescribed(&self) -> Option<Error> {
+        let p = Packets::new(&self.bytes, self.endian)
+            .map_while(Result::ok)
+            .find(|p| !self.layouts.iter().any(|(k, _, _)| *k == p.kind))?;
+        let described: Vec<String> = self.layouts.iter().map(|(k, _, _)| k.to_string()).collect();
+        Some(Error::File {
+            file: self.name.clone(),
+            source: Box::new(Error::Invalid {
+                what: "packet type",
+                offset: p.offset + 2,
+                expected: format!(
+                    "a kind log.xml describes for this file ({})",
+                    if described.is_empty() {
+                        "none: log.xml describes no packets of it".to_owned()
+                    } else {
+                        described.join(", ")
+                    }
+                ),
+                found: format!(
+                    "kind {}: log.xml is damaged or cut in its descriptors, packets of this kind are skipped",
+                    p.kind
+                ),
+            }),
+        })
     }
 
     /// The packets in file order (not time order). Packets of kinds log.xml does not describe

@@ -289,6 +289,32 @@ const KIND_ORDER: [DataKind; 5] = [
 ];
 
 impl<'e, S: Source> StackProfile<'e, S> {
+    /// [`StackProfile::collect`] with stacks named from the experiment's `archives/` and the
+    /// load objects its source finds ([`Source::load_object`]): every data kind for `None`.
+    ///
+    /// Folded stacks for a flame graph (`frames root first;… value`), from the tiny experiment
+    /// the crate carries (`src/demo/`, the program `demo.c` beside it):
+    ///
+    /// ```
+    /// use experiment::{Experiment, MemorySource, packets::DataKind};
+    /// use experiment::profile::{Metric, StackProfile};
+    /// # let source = MemorySource::new()
+    /// #     .with("log.xml", &include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/demo/log.xml"))[..])
+    /// #     .with("map.xml", &include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/demo/map.xml"))[..])
+    /// #     .with("data.frameinfo", &include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/demo/data.frameinfo"))[..])
+    /// #     .with("profile", &include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/demo/profile"))[..])
+    /// #     .with("archives/demo_4xbbvtFYDL2", &include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/demo/archives/demo_4xbbvtFYDL2"))[..]);
+    /// let exp = Experiment::open(source)?;
+    /// let profile = StackProfile::read(&exp, Some(DataKind::Clock))?;
+    /// let folded = profile.folded(Metric::TotalCpu); // nanoseconds per distinct stack
+    /// let work_leaf = folded.iter().find(|(stack, _)| stack.ends_with(";main;work;leaf")).unwrap();
+    /// assert_eq!(work_leaf.1, 820_574_000);
+    /// # Ok::<(), experiment::Error>(())
+    /// ```
+    pub fn read(exp: &'e Experiment<S>, only: Option<DataKind>) -> crate::Result<Self> {
+        StackProfile::collect(exp, Symbolizer::new(exp), only)
+    }
+
     /// Reads every packet of every data file of `exp` whose kind passes `only` (all kinds for
     /// `None`), naming stacks with `symbols`. Packets that cannot be read are counted in
     /// [`StackProfile::bad_packets`] and skipped; where files were cut is in
@@ -729,5 +755,83 @@ impl FunctionTable {
 fn add_into(acc: &mut [u64; METRICS], v: &[u64; METRICS]) {
     for (a, b) in acc.iter_mut().zip(v) {
         *a = a.wrapping_add(*b);
+    }
+}
+
+/// gprofng's function list, ready to print (`gprofng display text -functions`): its default
+/// columns for the data kinds recorded, in its column order, and the rows in its order.
+///
+/// ```
+/// use experiment::{Experiment, MemorySource, profile::FunctionList};
+/// # let source = MemorySource::new()
+/// #     .with("log.xml", &include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/demo/log.xml"))[..])
+/// #     .with("map.xml", &include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/demo/map.xml"))[..])
+/// #     .with("data.frameinfo", &include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/demo/data.frameinfo"))[..])
+/// #     .with("profile", &include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/demo/profile"))[..])
+/// #     .with("archives/demo_4xbbvtFYDL2", &include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/demo/archives/demo_4xbbvtFYDL2"))[..])
+/// #     .with("_f1.er/log.xml", &include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/demo/_f1.er/log.xml"))[..])
+/// #     .with("_f1.er/map.xml", &include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/demo/_f1.er/map.xml"))[..])
+/// #     .with("_f1.er/data.frameinfo", &include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/demo/_f1.er/data.frameinfo"))[..])
+/// #     .with("_f1.er/profile", &include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/demo/_f1.er/profile"))[..]);
+/// // `source` serves the files of the tiny experiment the crate carries (`src/demo/`: a
+/// // program and its forked child; the `fs` feature's `experiment::fs::open` reads one from
+/// // a directory).
+/// let exp = Experiment::open(source)?;
+/// let list = FunctionList::read(&exp, None)?; // the founder and its descendants
+/// assert_eq!(list.keys, ["e.totalcpu", "i.totalcpu"]);
+/// let names: Vec<&str> = list.rows.iter().map(|r| r.name.as_str()).collect();
+/// assert_eq!(names[..3], ["<Total>", "leaf", "other"]);
+/// // libc.so.6 is not archived and the source finds no copy: gprofng's placeholder.
+/// assert!(names.contains(&"<static>@0x26000 (<libc.so.6>) --  no functions found"));
+/// // Times in nanoseconds: `leaf` ran 0.820574 s, exclusive and inclusive.
+/// assert_eq!(list.rows[1].values, [820_574_000, 820_574_000]);
+/// # Ok::<(), experiment::Error>(())
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct FunctionList {
+    /// The columns, in gprofng's order.
+    pub columns: Vec<Column>,
+    /// gprofng's key of each column (`e.totalcpu`, `i.heapleakbytes`, `e.cycles`).
+    pub keys: Vec<String>,
+    /// `<Total>` first, then every function sorted by gprofng's default sort column (largest
+    /// first), ties by name; each row's values in column order (times in ns).
+    pub rows: Vec<Row>,
+}
+
+impl FunctionList {
+    /// The function list of `exp` and of its descendant experiments with data, merged as
+    /// gprofng merges them: packets of kind `only` (every kind for `None`), stacks named
+    /// from the archives (a descendant's from its founder's too) and the load objects the
+    /// source finds ([`Source::load_object`]).
+    pub fn read<S: Source>(exp: &Experiment<S>, only: Option<DataKind>) -> crate::Result<Self> {
+        let mut table = StackProfile::read(exp, only)?.function_table();
+        for d in exp.descendants().into_iter().filter(|d| d.has_data) {
+            let child = exp.open_descendant(&d.name)?;
+            let symbols = Symbolizer::new(&child).with_founder_archives(exp);
+            table.merge(StackProfile::collect(&child, symbols, only)?.function_table());
+        }
+        Ok(table.function_list())
+    }
+
+    /// The value of column `key` in `row` (`None` when the list has no such column).
+    pub fn value(&self, row: &Row, key: &str) -> Option<u64> {
+        let at = self.keys.iter().position(|k| k == key)?;
+        row.values.get(at).copied()
+    }
+}
+
+impl FunctionTable {
+    /// gprofng's function list of this table: [`FunctionTable::default_columns`], sorted by
+    /// [`FunctionTable::sort_column`].
+    pub fn function_list(&self) -> FunctionList {
+        let columns = self.default_columns();
+        let rows = self.rows(&columns, FunctionTable::sort_column(&columns));
+        let keys = columns.iter().map(|c| self.key(*c)).collect();
+        FunctionList {
+            columns,
+            keys,
+            rows,
+        }
     }
 }

@@ -5,8 +5,10 @@
 //!
 //! A [`Symbolizer`] names the PCs of an [`Experiment`]'s stacks through `map.xml` and the load
 //! objects' ELF symbols. The load objects come from the experiment's `archives/` (through its
-//! [`Source`]) or, for objects not archived, from a caller-supplied closure (the crate does no
-//! I/O): `|path| std::fs::read(path).ok().map(Into::into)` reads them where they were recorded.
+//! [`Source`]) or, for objects not archived, from [`Source::load_object`] (the `fs` feature's
+//! directory source searches like gprofng) or a caller-supplied closure
+//! ([`Symbolizer::with_load_objects`]; the crate does no I/O). An object found nowhere is one
+//! function, gprofng's `<static>@0x1000 (<prog>) --  no functions found` ([`missing_object_name`]).
 //!
 //! Names follow gprofng exactly where the inputs allow:
 //! * a native PC is named by the ELF function symbol containing it (`.symtab`, else `.dynsym`,
@@ -168,7 +170,7 @@ pub struct Warnings {
     /// Native PCs no mapping of map.xml covers (named `<Unknown>`).
     pub unknown_pcs: u64,
     /// Load objects whose ELF could not be had or read (their PCs are named
-    /// `<static>@0x0 (<object>)`).
+    /// `<static>@0x1000 (<object>) --  no functions found`, see [`missing_object_name`]).
     pub unreadable_objects: u64,
     /// Packets whose `FRINFO` has no frame packet in data.frameinfo (empty stacks).
     pub missing_stacks: u64,
@@ -240,6 +242,20 @@ pub fn static_name(elf: Option<&Elf>, address: u64, object: &str) -> (String, u6
     (
         format!("<static>@{low:#x} ({})", object_name(object)),
         address.wrapping_sub(low),
+    )
+}
+
+/// gprofng's one function for a load object it has no function symbols of (not archived and
+/// not found, unreadable, or stripped bare): `<static>@0xFOFFSET (<object>) --  no functions
+/// found`, FOFFSET being the file offset of the mapping holding the PC; the offset is the
+/// PC's from there.
+pub fn missing_object_name(segment_offset: u64, file_offset: u64, object: &str) -> (String, u64) {
+    (
+        format!(
+            "<static>@{segment_offset:#x} ({}) --  no functions found",
+            object_name(object)
+        ),
+        file_offset.wrapping_sub(segment_offset),
     )
 }
 
@@ -393,7 +409,8 @@ pub fn java_method_name(class: &str, method: &str, signature: &str) -> String {
 }
 
 impl<'e, S: Source> Symbolizer<'e, S> {
-    /// A symbolizer reading load objects only from the experiment's `archives/`.
+    /// A symbolizer reading load objects from the experiment's `archives/`, else through its
+    /// source's [`Source::load_object`].
     pub fn new(exp: &'e Experiment<S>) -> Self {
         let mut archived = HashMap::new();
         for a in exp.archives() {
@@ -417,7 +434,12 @@ impl<'e, S: Source> Symbolizer<'e, S> {
         map_times.dedup();
         let java = exp.log().is_java();
         let jclasses = if java {
-            exp.jclasses().ok().flatten().unwrap_or_default()
+            // A cut jclasses still names the methods before the cut (`Experiment::partial`
+            // reports the cut).
+            match exp.file("jclasses").ok().flatten() {
+                Some(b) => JClasses::parse_salvaging(&b, exp.endian()).0,
+                None => exp.jclasses().ok().flatten().unwrap_or_default(),
+            }
         } else {
             JClasses::default()
         };
@@ -445,7 +467,8 @@ impl<'e, S: Source> Symbolizer<'e, S> {
     }
 
     /// Also reads load objects that are not archived through `load` (given the path map.xml
-    /// records), e.g. from the file system where the experiment was recorded.
+    /// records), e.g. from the file system where the experiment was recorded; asked before
+    /// the source's [`Source::load_object`].
     pub fn with_load_objects(mut self, load: impl Fn(&str) -> Option<Bytes> + 'e) -> Self {
         self.load = Some(Box::new(load));
         self
@@ -612,7 +635,9 @@ impl<'e, S: Source> Symbolizer<'e, S> {
                     .filter(|b| !b.is_empty()),
                 None => None,
             };
-            let bytes = bytes.or_else(|| self.load.as_ref().and_then(|l| l(object)));
+            let bytes = bytes
+                .or_else(|| self.load.as_ref().and_then(|l| l(object)))
+                .or_else(|| self.exp.source().load_object(object));
             let elf = bytes.and_then(|b| Elf::parse(&b).ok());
             if elf.is_none() {
                 self.warnings.unreadable_objects += 1;
@@ -672,6 +697,9 @@ impl<'e, S: Source> Symbolizer<'e, S> {
             .unwrap_or(file_offset);
             match elf.and_then(|e| e.function(address).map(|f| (e, f))) {
                 Some((e, f)) => (function_name(&e.name(f)).into_owned(), address - f.address),
+                None if elf.is_none_or(|e| e.functions.is_empty()) => {
+                    missing_object_name(r.segment_offset, file_offset, &object)
+                }
                 None => static_name(elf, address, &object),
             }
         };
