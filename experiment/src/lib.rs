@@ -5,7 +5,9 @@
 //! `fs` feature adds `fs::DirSource`, an experiment directory on the file system that lists
 //! `archives/` and descendants and finds load objects where gprofng does. The answers:
 //! gprofng's function list ([`profile::FunctionList::read`]), folded stacks
-//! ([`profile::StackProfile::read`], then `folded`), descendants ([`Experiment::descendants`]),
+//! ([`profile::StackProfile::read`], then `folded`), callers and callees
+//! ([`profile::CallersCallees::read`]), heap leaks and allocations
+//! ([`profile::heap_stacks`]), descendants ([`Experiment::descendants`]),
 //! and whether and why the experiment is partial ([`Experiment::partial`]).
 //!
 //! ```

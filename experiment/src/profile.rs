@@ -513,6 +513,8 @@ impl<'e, S: Source> StackProfile<'e, S> {
         let mut excl: HashMap<FunctionId, [u64; METRICS]> = HashMap::new();
         let mut incl: HashMap<FunctionId, [u64; METRICS]> = HashMap::new();
         let mut distinct: Vec<FunctionId> = Vec::new();
+        let mut keys: HashMap<FunctionId, String> = HashMap::new();
+        let mut path: Vec<FunctionId> = Vec::new();
         for (i, v) in self.values.iter().enumerate() {
             // Stacks only frees and unmaps used carry no metric: gprofng lists none of their
             // functions.
@@ -532,17 +534,15 @@ impl<'e, S: Source> StackProfile<'e, S> {
             for &f in &distinct {
                 add_into(incl.entry(f).or_insert([0; METRICS]), v);
             }
+            path.clear();
+            path.extend(frames.iter().map(|f| f.function));
+            for &f in &path {
+                keys.entry(f).or_insert_with(|| self.function_key(f));
+            }
+            self.add_calls(&mut table, &path, &keys, v);
         }
         for (f, i) in incl {
-            // Keyed by name, plus the signature of Java methods (see `Function::signature`).
-            let name = self
-                .symbols
-                .function(f)
-                .map(|x| match &x.signature {
-                    Some(sig) => format!("{}\0{sig}", x.name),
-                    None => x.name.clone(),
-                })
-                .unwrap_or_default();
+            let name = self.function_key(f);
             let e = excl.get(&f).copied().unwrap_or([0; METRICS]);
             let slot = table
                 .functions
@@ -552,6 +552,54 @@ impl<'e, S: Source> StackProfile<'e, S> {
             add_into(&mut slot.1, &i);
         }
         table
+    }
+
+    /// The key a function is listed under: its name, plus the signature of a Java method
+    /// (see `Function::signature`), `\0`-separated.
+    fn function_key(&self, f: FunctionId) -> String {
+        self.symbols
+            .function(f)
+            .map(|x| match &x.signature {
+                Some(sig) => format!("{}\0{sig}", x.name),
+                None => x.name.clone(),
+            })
+            .unwrap_or_default()
+    }
+
+    /// gprofng's callers and callees of one stack (`path` root first) carrying `v`: each
+    /// function's innermost occurrence gets `v` on the edge from its caller (`<Total>` for the
+    /// root) and on the edge to its callee; its outer occurrences list their edges with
+    /// nothing attributed (so the attributed callers add up to the inclusive value, however
+    /// deep the recursion).
+    fn add_calls(
+        &self,
+        table: &mut FunctionTable,
+        path: &[FunctionId],
+        keys: &HashMap<FunctionId, String>,
+        v: &[u64; METRICS],
+    ) {
+        let zero = [0u64; METRICS];
+        let key = |at: usize| -> &str {
+            path.get(at)
+                .and_then(|f| keys.get(f))
+                .map_or("", String::as_str)
+        };
+        match path.first() {
+            Some(_) => add_edge(&mut table.callees, TOTAL, key(0), v),
+            None => return,
+        }
+        for (at, f) in path.iter().enumerate() {
+            let innermost = !path.get(at + 1..).unwrap_or_default().contains(f);
+            let value = if innermost { v } else { &zero };
+            let caller = match at.checked_sub(1) {
+                Some(c) => key(c),
+                None => TOTAL,
+            };
+            add_edge(&mut table.callers, key(at), caller, value);
+            if at + 1 < path.len() {
+                add_edge(&mut table.callees, key(at), key(at + 1), value);
+            }
+        }
     }
 
     /// Folded stacks for `metric`: one `(frames root first joined by ';', value)` per distinct
@@ -614,6 +662,10 @@ pub struct FunctionTable {
     kinds: Vec<DataKind>,
     /// Hardware counters: (tag, `hwcname`), by tag.
     hwc: Vec<(u8, String)>,
+    /// Function key → caller key → attributed values (gprofng's callers).
+    callers: HashMap<String, HashMap<String, [u64; METRICS]>>,
+    /// Function key → callee key → attributed values (gprofng's callees).
+    callees: HashMap<String, HashMap<String, [u64; METRICS]>>,
 }
 
 impl Default for FunctionTable {
@@ -623,6 +675,41 @@ impl Default for FunctionTable {
             total: [0; METRICS],
             kinds: Vec::new(),
             hwc: Vec::new(),
+            callers: HashMap::new(),
+            callees: HashMap::new(),
+        }
+    }
+}
+
+/// A function's exclusive and inclusive values per metric.
+type ExclIncl = ([u64; METRICS], [u64; METRICS]);
+
+/// Adds `v` to the edge `from` → `to` of `edges`.
+fn add_edge(
+    edges: &mut HashMap<String, HashMap<String, [u64; METRICS]>>,
+    from: &str,
+    to: &str,
+    v: &[u64; METRICS],
+) {
+    let inner = match edges.get_mut(from) {
+        Some(i) => i,
+        None => edges.entry(from.to_owned()).or_default(),
+    };
+    match inner.get_mut(to) {
+        Some(acc) => add_into(acc, v),
+        None => {
+            inner.insert(to.to_owned(), *v);
+        }
+    }
+}
+
+fn merge_edges(
+    into: &mut HashMap<String, HashMap<String, [u64; METRICS]>>,
+    from: HashMap<String, HashMap<String, [u64; METRICS]>>,
+) {
+    for (f, inner) in from {
+        for (g, v) in inner {
+            add_edge(into, &f, &g, &v);
         }
     }
 }
@@ -639,6 +726,8 @@ impl FunctionTable {
             add_into(&mut slot.0, &e);
             add_into(&mut slot.1, &i);
         }
+        merge_edges(&mut self.callers, other.callers);
+        merge_edges(&mut self.callees, other.callees);
         add_into(&mut self.total, &other.total);
         for c in other.hwc {
             if !self.hwc.iter().any(|(t, _)| *t == c.0) {
@@ -805,13 +894,7 @@ impl FunctionList {
     /// from the archives (a descendant's from its founder's too) and the load objects the
     /// source finds ([`Source::load_object`]).
     pub fn read<S: Source>(exp: &Experiment<S>, only: Option<DataKind>) -> crate::Result<Self> {
-        let mut table = StackProfile::read(exp, only)?.function_table();
-        for d in exp.descendants().into_iter().filter(|d| d.has_data) {
-            let child = exp.open_descendant(&d.name)?;
-            let symbols = Symbolizer::new(&child).with_founder_archives(exp);
-            table.merge(StackProfile::collect(&child, symbols, only)?.function_table());
-        }
-        Ok(table.function_list())
+        Ok(function_table_of(exp, only)?.function_list())
     }
 
     /// The value of column `key` in `row` (`None` when the list has no such column).
@@ -834,4 +917,252 @@ impl FunctionTable {
             rows,
         }
     }
+}
+
+/// One function of gprofng's callers–callees view: its own (exclusive; for `<Total>` the
+/// total) values, and each caller and callee with the values attributed to that call.
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct CallerCallee {
+    /// The function (`<Total>` first).
+    pub name: String,
+    /// Its values per metric of [`CallersCallees::metrics`] (raw: times in ns).
+    pub values: Vec<u64>,
+    /// Its callers (`<Total>` for a root function), attributed values largest first.
+    pub callers: Vec<Row>,
+    /// Its callees, attributed values largest first.
+    pub callees: Vec<Row>,
+}
+
+/// gprofng's callers–callees view (`gprofng display text -callers-callees`): for every
+/// function of the function list, in its order, the callers and callees with attributed
+/// metrics. A caller's attributed value is what the packets whose stacks have it call the
+/// function carry (the innermost call, for a function that recurses), so a function's
+/// callers add up to its inclusive value; a callee's is what its calls from the function
+/// carry, so the callees and the function's exclusive value add up to its inclusive value.
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct CallersCallees {
+    /// The metrics, once each, in the order of the function list's columns.
+    pub metrics: Vec<Metric>,
+    /// gprofng's attributed key of each (`a.totalcpu`, `a.heapleakbytes`, `a.cycles`).
+    pub keys: Vec<String>,
+    /// Every function, in the function list's order.
+    pub functions: Vec<CallerCallee>,
+}
+
+impl CallersCallees {
+    /// The callers–callees view of `exp` and its descendants with data (like
+    /// [`FunctionList::read`]).
+    pub fn read<S: Source>(exp: &Experiment<S>, only: Option<DataKind>) -> crate::Result<Self> {
+        Ok(function_table_of(exp, only)?.callers_callees())
+    }
+}
+
+/// The function table of `exp` and its descendants with data, merged.
+fn function_table_of<S: Source>(
+    exp: &Experiment<S>,
+    only: Option<DataKind>,
+) -> crate::Result<FunctionTable> {
+    let mut table = StackProfile::read(exp, only)?.function_table();
+    for d in exp.descendants().into_iter().filter(|d| d.has_data) {
+        let child = exp.open_descendant(&d.name)?;
+        let symbols = Symbolizer::new(&child).with_founder_archives(exp);
+        table.merge(StackProfile::collect(&child, symbols, only)?.function_table());
+    }
+    Ok(table)
+}
+
+impl FunctionTable {
+    /// gprofng's callers–callees view of this table: the metrics of
+    /// [`FunctionTable::default_columns`] (each once), functions in the function list's
+    /// order, callers and callees sorted by the attributed value of the sort column's metric
+    /// (largest first), ties by name.
+    pub fn callers_callees(&self) -> CallersCallees {
+        let columns = self.default_columns();
+        let sort = FunctionTable::sort_column(&columns).map(|c| c.metric.index());
+        let mut metrics: Vec<Metric> = Vec::new();
+        for c in &columns {
+            if !metrics.contains(&c.metric) {
+                metrics.push(c.metric);
+            }
+        }
+        let keys = metrics
+            .iter()
+            .map(|&m| {
+                let k = self.key(Column {
+                    flavor: Flavor::Exclusive,
+                    metric: m,
+                });
+                format!("a.{}", k.strip_prefix("e.").unwrap_or(&k))
+            })
+            .collect();
+        let pick = |v: &[u64; METRICS]| -> Vec<u64> {
+            metrics
+                .iter()
+                .map(|m| v.get(m.index()).copied().unwrap_or(0))
+                .collect()
+        };
+        let edges = |map: Option<&HashMap<String, [u64; METRICS]>>| -> Vec<Row> {
+            let mut rows: Vec<(u64, Row)> = map
+                .into_iter()
+                .flatten()
+                .map(|(k, v)| {
+                    let key = sort.and_then(|i| v.get(i).copied()).unwrap_or(0);
+                    let name = k.split('\0').next().unwrap_or_default().to_owned();
+                    (
+                        key,
+                        Row {
+                            name,
+                            values: pick(v),
+                        },
+                    )
+                })
+                .collect();
+            rows.sort_by(|(ka, a), (kb, b)| kb.cmp(ka).then_with(|| a.name.cmp(&b.name)));
+            rows.into_iter().map(|(_, r)| r).collect()
+        };
+        let mut order: Vec<(&String, &ExclIncl)> = self.functions.iter().collect();
+        let sort_key = FunctionTable::sort_column(&columns);
+        let value_of = |v: &ExclIncl| -> u64 {
+            sort_key.map_or(0, |c| {
+                let row = match c.flavor {
+                    Flavor::Exclusive => &v.0,
+                    Flavor::Inclusive => &v.1,
+                };
+                row.get(c.metric.index()).copied().unwrap_or(0)
+            })
+        };
+        order.sort_by(|(na, va), (nb, vb)| {
+            value_of(vb).cmp(&value_of(va)).then_with(|| {
+                let a = na.split('\0').next().unwrap_or_default();
+                let b = nb.split('\0').next().unwrap_or_default();
+                a.cmp(b)
+            })
+        });
+        let mut functions = Vec::with_capacity(order.len() + 1);
+        functions.push(CallerCallee {
+            name: TOTAL.to_owned(),
+            values: pick(&self.total),
+            callers: Vec::new(),
+            callees: edges(self.callees.get(TOTAL)),
+        });
+        for (key, v) in order {
+            functions.push(CallerCallee {
+                name: key.split('\0').next().unwrap_or_default().to_owned(),
+                values: pick(&v.0),
+                callers: edges(self.callers.get(key.as_str())),
+                callees: edges(self.callees.get(key.as_str())),
+            });
+        }
+        CallersCallees {
+            metrics,
+            keys,
+            functions,
+        }
+    }
+}
+
+/// Which stacks of a heap trace gprofng lists (`-leaks` or `-allocs`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+pub enum HeapView {
+    /// Allocations never freed (`-leaks`).
+    Leaks,
+    /// Every allocation (`-allocs`).
+    Allocations,
+}
+
+/// One distinct stack of a heap trace with what it allocated or leaked.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct HeapStack {
+    /// How many allocations (or leaks) the stack made.
+    pub instances: u64,
+    /// Their bytes.
+    pub bytes: u64,
+    /// The frames, leaf first, as gprofng prints them (`calloc + 0x000000D9`; see
+    /// [`Symbolizer::frame_text`]).
+    pub frames: Vec<String>,
+}
+
+impl<S: Source> StackProfile<'_, S> {
+    /// The distinct stacks that allocated (or leaked) memory, with instances and bytes, in
+    /// gprofng's order: bytes, largest first, then instances, largest first.
+    pub fn heap_stacks(&self, view: HeapView) -> Vec<HeapStack> {
+        let (count, bytes) = match view {
+            HeapView::Leaks => (Metric::HeapLeakCnt.index(), Metric::HeapLeakBytes.index()),
+            HeapView::Allocations => (Metric::HeapAllocCnt.index(), Metric::HeapAllocBytes.index()),
+        };
+        let mut out: Vec<HeapStack> = Vec::new();
+        let mut index: HashMap<Vec<String>, usize> = HashMap::new();
+        for (s, v) in self.values.iter().enumerate() {
+            let instances = v.get(count).copied().unwrap_or(0);
+            if instances == 0 {
+                continue;
+            }
+            let frames: Vec<String> = self
+                .symbols
+                .stack_frames(
+                    StackId(u32::try_from(s).unwrap_or(u32::MAX)),
+                    crate::stacks::Order::LeafFirst,
+                )
+                .map(|f| self.symbols.frame_text(f))
+                .collect();
+            let b = v.get(bytes).copied().unwrap_or(0);
+            // Stacks the symbolizer tells apart that print the same are one.
+            match index.get(&frames) {
+                Some(&at) => {
+                    if let Some(e) = out.get_mut(at) {
+                        e.instances = e.instances.wrapping_add(instances);
+                        e.bytes = e.bytes.wrapping_add(b);
+                    }
+                }
+                None => {
+                    index.insert(frames.clone(), out.len());
+                    out.push(HeapStack {
+                        instances,
+                        bytes: b,
+                        frames,
+                    });
+                }
+            }
+        }
+        sort_heap_stacks(&mut out);
+        out
+    }
+}
+
+fn sort_heap_stacks(stacks: &mut [HeapStack]) {
+    stacks.sort_by(|a, b| {
+        b.bytes
+            .cmp(&a.bytes)
+            .then_with(|| b.instances.cmp(&a.instances))
+    });
+}
+
+/// The heap stacks of `exp` and its descendants with data (gprofng's `-leaks` or `-allocs`
+/// of the experiment): stacks that print the same add up.
+pub fn heap_stacks<S: Source>(
+    exp: &Experiment<S>,
+    view: HeapView,
+) -> crate::Result<Vec<HeapStack>> {
+    let mut all = StackProfile::read(exp, Some(DataKind::Heap))?.heap_stacks(view);
+    for d in exp.descendants().into_iter().filter(|d| d.has_data) {
+        let child = exp.open_descendant(&d.name)?;
+        let symbols = Symbolizer::new(&child).with_founder_archives(exp);
+        let profile = StackProfile::collect(&child, symbols, Some(DataKind::Heap))?;
+        for h in profile.heap_stacks(view) {
+            match all.iter_mut().find(|a| a.frames == h.frames) {
+                Some(a) => {
+                    a.instances = a.instances.wrapping_add(h.instances);
+                    a.bytes = a.bytes.wrapping_add(h.bytes);
+                }
+                None => all.push(h),
+            }
+        }
+    }
+    sort_heap_stacks(&mut all);
+    Ok(all)
 }

@@ -207,6 +207,10 @@ pub struct Symbolizer<'e, S> {
     scratch: Vec<Frame>,
     /// Class files read so far, by internal class name (`None`: not in the experiment).
     classes: HashMap<String, Option<ClassFile>>,
+    /// The source file (jclasses) of Java methods with a line, for [`Symbolizer::frame_text`].
+    source_files: HashMap<FunctionId, String>,
+    /// Java methods seen as native methods (their frames print `<Java native method>`).
+    native_methods: std::collections::HashSet<FunctionId>,
 }
 
 impl<S> std::fmt::Debug for Symbolizer<'_, S> {
@@ -463,6 +467,8 @@ impl<'e, S: Source> Symbolizer<'e, S> {
             warnings: Warnings::default(),
             scratch: Vec::new(),
             classes: HashMap::new(),
+            source_files: HashMap::new(),
+            native_methods: std::collections::HashSet::new(),
         }
     }
 
@@ -486,6 +492,34 @@ impl<'e, S: Source> Symbolizer<'e, S> {
             founder.file(&format!("archives/{name}")).ok().flatten()
         }));
         self
+    }
+
+    /// `frame` as gprofng prints it in a stack (`-leaks`, `-allocs`): `name + 0x0000001C`
+    /// (the offset in the function, or a Java frame's bci, as 8 upper-case hex digits), a Java
+    /// frame with its source line `name + 0x00000001, line 17 in "Main.java"`, a native
+    /// method `name <Java native method>`.
+    pub fn frame_text(&self, frame: &Frame) -> String {
+        let name = self
+            .function(frame.function)
+            .map_or(UNKNOWN, |f| f.name.as_str());
+        let java = matches!(
+            frame.kind,
+            FrameKind::Java | FrameKind::JavaInterpreted | FrameKind::JavaCompiled
+        );
+        if frame.kind == FrameKind::Pseudo {
+            return name.to_owned();
+        }
+        if java && self.native_methods.contains(&frame.function) {
+            return format!("{name} <Java native method>");
+        }
+        let mut text = format!("{name} + 0x{:08X}", frame.offset);
+        if let (true, Some(line)) = (java, frame.line) {
+            match self.source_files.get(&frame.function) {
+                Some(file) => text.push_str(&format!(", line {line} in \"{file}\"")),
+                None => text.push_str(&format!(", line {line}")),
+            }
+        }
+        text
     }
 
     /// The functions named so far.
@@ -853,6 +887,17 @@ impl<'e, S: Source> Symbolizer<'e, S> {
             let line = u32::try_from(jf.lineno)
                 .ok()
                 .and_then(|bci| self.java_line(jf.method_id, bci));
+            if jf.lineno == JNI_MARKER {
+                self.native_methods.insert(function);
+            }
+            if line.is_some() && !self.source_files.contains_key(&function) {
+                if let Some((class, _)) = self.jclasses.method(jf.method_id) {
+                    if !class.source_file.is_empty() {
+                        self.source_files
+                            .insert(function, class.source_file.clone());
+                    }
+                }
+            }
             out.push(Frame {
                 function,
                 offset: u64::try_from(jf.lineno).unwrap_or(0),

@@ -85,6 +85,31 @@ pub(crate) fn report_partial<S: experiment::Source>(dir: &str, exp: &Experiment<
     !partial.is_empty()
 }
 
+/// [`report_partial`] for `exp` and each of its descendants with data; true when any is
+/// partial.
+pub(crate) fn report_partial_all<S: experiment::Source>(dir: &str, exp: &Experiment<S>) -> bool {
+    let mut partial = report_partial(dir, exp);
+    for d in exp.descendants().into_iter().filter(|d| d.has_data) {
+        if let Ok(child) = exp.open_descendant(&d.name) {
+            partial |= report_partial(&join(dir, &d.name), &child);
+        }
+    }
+    partial
+}
+
+/// The data kind named `s` on a command line.
+pub(crate) fn kind_of(s: &str) -> Option<experiment::packets::DataKind> {
+    use experiment::packets::DataKind;
+    Some(match s {
+        "clock" => DataKind::Clock,
+        "heap" => DataKind::Heap,
+        "sync" => DataKind::Sync,
+        "io" => DataKind::Io,
+        "hwc" => DataKind::Hwc,
+        _ => return None,
+    })
+}
+
 /// Writes `line` and a newline; a closed pipe ends the program quietly (exit 0).
 pub(crate) fn emit(out: &mut impl Write, line: &str) {
     if writeln!(out, "{line}").is_err() {
