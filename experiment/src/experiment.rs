@@ -211,6 +211,46 @@ impl<S: Source> Experiment<S> {
         Ok(out)
     }
 
+    /// Streams the packets of data file `name` (`profile`, `heaptrace`, …) in file order through
+    /// `f`, each packet or error as [`DataFile::packets`] gives them, reading the file in
+    /// chunks of [`STREAM_CHUNK`] bytes ([`Source::read_at`]) so that memory does not grow
+    /// with the file. `Ok(false)` when the file does not exist.
+    pub fn stream_packets(
+        &self,
+        name: &str,
+        mut f: impl FnMut(Result<DataPacket<'_>>),
+    ) -> Result<bool> {
+        let file = DataFile::new(name, Bytes::new(), &self.log);
+        let mut offset = 0u64;
+        let mut found = false;
+        loop {
+            let Some(chunk) = self.source.read_at(name, offset, STREAM_CHUNK)? else {
+                return Ok(found);
+            };
+            found = true;
+            let at_end = chunk.len() < STREAM_CHUNK;
+            let mut packets = file.packets_in(&chunk, offset);
+            let mut resume = None;
+            for item in packets.by_ref() {
+                match item {
+                    // A packet the chunk cuts: read again from its start.
+                    Err(e) if !at_end && e.is_truncated() => {
+                        resume = e.offset();
+                        break;
+                    }
+                    item => f(item),
+                }
+            }
+            if at_end {
+                return Ok(true);
+            }
+            let end = offset.saturating_add(chunk.len() as u64);
+            let next = resume.unwrap_or_else(|| packets.next_offset().max(end));
+            // Always forward (a packet is at most 64 KiB, a chunk 4 MiB).
+            offset = if next > offset { next } else { end };
+        }
+    }
+
     /// Whether and why the experiment is partial: every reason data is missing from what the
     /// other methods serve, in file order; empty when the experiment was read completely.
     ///
@@ -261,27 +301,26 @@ impl<S: Source> Experiment<S> {
                 .iter()
                 .map(|e| Partial::Damaged(e.clone().in_file("data.frameinfo"))),
         );
-        let files = match self.data_files() {
-            Ok(f) => f,
-            Err(e) => {
-                out.push(Partial::Damaged(e));
-                return out;
-            }
-        };
         let mut stack_referenced = false;
-        for d in &files {
-            if let Some(e) = d.packets().find_map(Result::err) {
-                out.push(Partial::Damaged(e));
+        for name in self.log.data_files() {
+            match self.scan_data_file(&name) {
+                Ok((error, undescribed)) => {
+                    out.extend(error.map(Partial::Damaged));
+                    out.extend(undescribed.map(Partial::Damaged));
+                }
+                Err(e) => out.push(Partial::Damaged(e)),
             }
-            if let Some(e) = d.undescribed() {
-                out.push(Partial::Damaged(e));
+            // Whether packets reference stacks: their first packets tell.
+            if self.frameinfo.is_empty() && !stack_referenced {
+                if let Ok(Some(chunk)) = self.source.read_at(&name, 0, STREAM_CHUNK) {
+                    stack_referenced = DataFile::new(&name, chunk, &self.log)
+                        .packets()
+                        .filter_map(Result::ok)
+                        .filter_map(|p| p.typed().ok())
+                        .take(64)
+                        .any(|t| t.common().frinfo != 0);
+                }
             }
-            stack_referenced |= d
-                .packets()
-                .filter_map(Result::ok)
-                .filter_map(|p| p.typed().ok())
-                .take(64)
-                .any(|t| t.common().frinfo != 0);
         }
         if stack_referenced && self.frameinfo.is_empty() {
             out.push(Partial::Damaged(Error::File {
@@ -299,6 +338,47 @@ impl<S: Source> Experiment<S> {
         out
     }
 
+    /// One pass over data file `name`, in chunks: its first bad packet (an error naming the
+    /// file and the offset) and its first packet of a kind log.xml does not describe for it
+    /// (see [`DataFile::undescribed`]).
+    fn scan_data_file(&self, name: &str) -> Result<(Option<Error>, Option<Error>)> {
+        let file = DataFile::new(name, Bytes::new(), &self.log);
+        let (mut error, mut undescribed) = (None, None);
+        let mut offset = 0u64;
+        loop {
+            let Some(chunk) = self.source.read_at(name, offset, STREAM_CHUNK)? else {
+                return Ok((error, undescribed));
+            };
+            let at_end = chunk.len() < STREAM_CHUNK;
+            let mut packets = Packets::at(&chunk, self.endian(), offset);
+            let mut resume = None;
+            for p in packets.by_ref() {
+                match p {
+                    Ok(p) => {
+                        if undescribed.is_none()
+                            && !file.layouts.iter().any(|(k, _, _)| *k == p.kind)
+                        {
+                            undescribed = file.undescribed_error(&p);
+                        }
+                    }
+                    Err(e) if !at_end && e.is_truncated() => {
+                        resume = e.offset();
+                        break;
+                    }
+                    Err(e) => {
+                        error.get_or_insert(e.in_file(name));
+                    }
+                }
+            }
+            if at_end || (error.is_some() && undescribed.is_some()) {
+                return Ok((error, undescribed));
+            }
+            let end = offset.saturating_add(chunk.len() as u64);
+            let next = resume.unwrap_or_else(|| packets.next_offset().max(end));
+            offset = if next > offset { next } else { end };
+        }
+    }
+
     /// Data files holding packets although log.xml describes no packets for them (log.xml cut
     /// before its `<profpckt>` descriptors).
     fn undescribed_files(&self) -> Vec<Error> {
@@ -308,7 +388,8 @@ impl<S: Source> Experiment<S> {
             if described.iter().any(|d| d == name) {
                 continue;
             }
-            if let Ok(Some(b)) = self.source.read(name) {
+            // Its first packet is enough to tell.
+            if let Ok(Some(b)) = self.source.read_at(name, 0, STREAM_CHUNK) {
                 if let Some(at) = crate::packets::Packets::new(&b, self.endian())
                     .filter_map(Result::ok)
                     .map(|p| p.offset)
@@ -518,6 +599,10 @@ pub const DATA_FILE_NAMES: [&str; 8] = [
     "deadlocks",
 ];
 
+/// The chunk size [`Experiment::stream_packets`] reads data files in (a multiple of the
+/// collector's 16 KiB buffer chunks).
+pub const STREAM_CHUNK: usize = 4 << 20;
+
 /// How deep [`Experiment::jdynclasses`] walks (package nesting; also stops directory loops a
 /// source may have).
 pub const JDYNCLASSES_DEPTH: usize = 64;
@@ -595,6 +680,10 @@ impl<'e> DataFile<'e> {
         let p = Packets::new(&self.bytes, self.endian)
             .map_while(Result::ok)
             .find(|p| !self.layouts.iter().any(|(k, _, _)| *k == p.kind))?;
+        self.undescribed_error(&p)
+    }
+
+    fn undescribed_error(&self, p: &RawPacket<'_>) -> Option<Error> {
         let described: Vec<String> = self.layouts.iter().map(|(k, _, _)| k.to_string()).collect();
         Some(Error::File {
             file: self.name.clone(),
@@ -615,6 +704,15 @@ impl<'e> DataFile<'e> {
                 ),
             }),
         })
+    }
+
+    /// The packets of `chunk`, the part of this data file that starts at byte `base` (see
+    /// [`Experiment::stream_packets`]); like [`DataFile::packets`].
+    pub fn packets_in<'a>(&'a self, chunk: &'a [u8], base: u64) -> DataPackets<'a> {
+        DataPackets {
+            inner: Packets::at(chunk, self.endian, base),
+            file: self,
+        }
     }
 
     /// The packets in file order (not time order). Packets of kinds log.xml does not describe
@@ -688,5 +786,12 @@ impl<'a> Iterator for DataPackets<'a> {
                 }));
             }
         }
+    }
+}
+
+impl DataPackets<'_> {
+    /// The offset in the file of the next packet to be read.
+    pub fn next_offset(&self) -> u64 {
+        self.inner.next_offset()
     }
 }

@@ -110,6 +110,33 @@ impl Source for DirSource {
             })
     }
 
+    /// Reads just the range (data files are streamed in chunks this way).
+    fn read_at(&self, path: &str, offset: u64, len: usize) -> Result<Option<Bytes>> {
+        use std::io::{Read, Seek, SeekFrom};
+        let unreadable = |e: std::io::Error| Error::Read {
+            path: path.to_owned(),
+            reason: e.to_string(),
+        };
+        let full = self.dir.join(path);
+        let meta = match std::fs::metadata(&full) {
+            Ok(m) => m,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(unreadable(e)),
+        };
+        if !meta.is_file() {
+            return Err(unreadable(std::io::Error::other("not a regular file")));
+        }
+        let mut file = std::fs::File::open(&full).map_err(unreadable)?;
+        let start = offset.min(meta.len());
+        file.seek(SeekFrom::Start(start)).map_err(unreadable)?;
+        let want = u64::try_from(len)
+            .unwrap_or(u64::MAX)
+            .min(meta.len() - start);
+        let mut buf = Vec::with_capacity(usize::try_from(want).unwrap_or(0));
+        file.take(want).read_to_end(&mut buf).map_err(unreadable)?;
+        Ok(Some(Bytes::from(buf)))
+    }
+
     /// The entries of `dir`, sorted (none when it is not a readable directory).
     fn list(&self, dir: &str) -> Vec<String> {
         let mut names: Vec<String> = std::fs::read_dir(self.dir.join(dir))

@@ -101,7 +101,7 @@ pub use bytes;
 pub use error::{Error, Result};
 pub use experiment::{
     DATA_FILE_NAMES, DataFile, DataPacket, DataPackets, DynClass, Experiment, JDYNCLASSES_DEPTH,
-    JDYNCLASSES_ENTRIES, Partial,
+    JDYNCLASSES_ENTRIES, Partial, STREAM_CHUNK,
 };
 pub use source::{FnSource, MemorySource, Source, SubSource, from_fn};
 

@@ -12,7 +12,7 @@ use crate::experiment::Experiment;
 use crate::packets::{DataKind, HeapPacket, HeapType, IoType, TypedPacket};
 use crate::source::Source;
 use crate::stacks::{FunctionId, StackId, Symbolizer, TOTAL};
-use crate::summary::heap_leaks;
+use crate::summary::{LeakTracker, heap_leaks};
 use std::collections::HashMap;
 
 /// A metric gprofng computes per packet (names as gprofng's metric list spells them).
@@ -343,91 +343,141 @@ impl<'e, S: Source> StackProfile<'e, S> {
                 }
             }
         }
+        // Heap events pair up in time order: streamed when the files give them in time order
+        // (memory then grows with the live allocations only), else kept and sorted.
+        // The first pass assumes the heap events come in time order (streamed: memory grows
+        // with the live allocations only); events out of order make a second pass that keeps
+        // them all and sorts them.
+        let seen_declared = seen.clone();
+        let files = exp.log().data_files();
+        let mut heap_in_order = only.is_none_or(|k| k == DataKind::Heap);
+        let mut tracker: LeakTracker<StackId> = LeakTracker::new();
         let mut heap: Vec<(StackId, HeapPacket)> = Vec::new();
         let mut bad = 0;
-        for file in exp.data_files()? {
-            for p in file.packets() {
-                let Ok(p) = p else {
-                    bad += 1;
-                    continue;
-                };
-                let kind = p.kind();
-                if only.is_some_and(|k| k != kind) || !KIND_ORDER.contains(&kind) {
-                    continue;
+        loop {
+            let mut last_heap = 0u64;
+            let mut out_of_order = false;
+            for name in &files {
+                if out_of_order {
+                    break;
                 }
-                let Ok(t) = p.typed() else {
-                    bad += 1;
-                    continue;
-                };
-                if !seen.contains(&kind) {
-                    seen.push(kind);
-                }
-                let c = *t.common();
-                let id = symbols.stack(c.frinfo, c.tstamp);
-                let slot = id.0 as usize;
-                if values.len() <= slot {
-                    values.resize(slot + 1, [0; METRICS]);
-                }
-                let mut add = |m: Metric, v: u64| {
-                    let i = m.index();
-                    if let Some(row) = values.get_mut(slot) {
-                        if let Some(x) = row.get_mut(i) {
+                exp.stream_packets(name, |p| {
+                    let Ok(p) = p else {
+                        bad += 1;
+                        return;
+                    };
+                    let kind = p.kind();
+                    if only.is_some_and(|k| k != kind) || !KIND_ORDER.contains(&kind) {
+                        return;
+                    }
+                    let Ok(t) = p.typed() else {
+                        bad += 1;
+                        return;
+                    };
+                    if !seen.contains(&kind) {
+                        seen.push(kind);
+                    }
+                    let c = *t.common();
+                    let id = symbols.stack(c.frinfo, c.tstamp);
+                    let slot = id.0 as usize;
+                    if values.len() <= slot {
+                        values.resize(slot + 1, [0; METRICS]);
+                    }
+                    let mut add = |m: Metric, v: u64| {
+                        let i = m.index();
+                        if let Some(row) = values.get_mut(slot) {
+                            if let Some(x) = row.get_mut(i) {
+                                *x = x.wrapping_add(v);
+                            }
+                        }
+                        if let Some(x) = total.get_mut(i) {
                             *x = x.wrapping_add(v);
                         }
-                    }
-                    if let Some(x) = total.get_mut(i) {
-                        *x = x.wrapping_add(v);
-                    }
-                };
-                match t {
-                    TypedPacket::Clock(ck) => {
-                        let ticks: u64 = ck.ticks().map(|(_, n)| u64::from(n)).sum();
-                        add(Metric::TotalCpu, ticks.saturating_mul(ptimer_ns));
-                    }
-                    TypedPacket::Heap(h) => heap.push((id, h)),
-                    TypedPacket::Hwc(h) => {
-                        if let Some(tag) = u8::try_from(h.tag)
-                            .ok()
-                            .filter(|&t| usize::from(t) < MAX_HWC_TAGS)
-                        {
-                            add(Metric::Hwc(tag), h.interval);
-                        } else {
-                            bad += 1;
+                    };
+                    match t {
+                        TypedPacket::Clock(ck) => {
+                            let ticks: u64 = ck.ticks().map(|(_, n)| u64::from(n)).sum();
+                            add(Metric::TotalCpu, ticks.saturating_mul(ptimer_ns));
                         }
-                    }
-                    TypedPacket::Sync(y) => {
-                        add(Metric::Sync, y.wait_ns());
-                        add(Metric::SyncN, 1);
-                    }
-                    TypedPacket::Io(io) => {
-                        let time = io.common.tstamp.saturating_sub(io.request);
-                        let (t, n, b) = match io.io_type {
-                            IoType::Read => (
-                                Metric::IoReadTime,
-                                Metric::IoReadCnt,
-                                Some(Metric::IoReadBytes),
-                            ),
-                            IoType::Write => (
-                                Metric::IoWriteTime,
-                                Metric::IoWriteCnt,
-                                Some(Metric::IoWriteBytes),
-                            ),
-                            IoType::Open | IoType::Close | IoType::OtherIo => {
-                                (Metric::IoOtherTime, Metric::IoOtherCnt, None)
+                        TypedPacket::Heap(h) if heap_in_order => {
+                            out_of_order |= h.common.tstamp < last_heap;
+                            last_heap = h.common.tstamp;
+                            if out_of_order {
+                                return;
                             }
-                            _ => (Metric::IoErrorTime, Metric::IoErrorCnt, None),
-                        };
-                        add(t, time);
-                        add(n, 1);
-                        if let Some(b) = b {
-                            add(b, io.nbytes);
+                            if is_allocation(h.htype) {
+                                add(Metric::HeapAllocCnt, 1);
+                                add(Metric::HeapAllocBytes, h.size);
+                            }
+                            tracker.push(&h, id);
                         }
+                        TypedPacket::Heap(h) => heap.push((id, h)),
+                        TypedPacket::Hwc(h) => {
+                            if let Some(tag) = u8::try_from(h.tag)
+                                .ok()
+                                .filter(|&t| usize::from(t) < MAX_HWC_TAGS)
+                            {
+                                add(Metric::Hwc(tag), h.interval);
+                            } else {
+                                bad += 1;
+                            }
+                        }
+                        TypedPacket::Sync(y) => {
+                            add(Metric::Sync, y.wait_ns());
+                            add(Metric::SyncN, 1);
+                        }
+                        TypedPacket::Io(io) => {
+                            let time = io.common.tstamp.saturating_sub(io.request);
+                            let (t, n, b) = match io.io_type {
+                                IoType::Read => (
+                                    Metric::IoReadTime,
+                                    Metric::IoReadCnt,
+                                    Some(Metric::IoReadBytes),
+                                ),
+                                IoType::Write => (
+                                    Metric::IoWriteTime,
+                                    Metric::IoWriteCnt,
+                                    Some(Metric::IoWriteBytes),
+                                ),
+                                IoType::Open | IoType::Close | IoType::OtherIo => {
+                                    (Metric::IoOtherTime, Metric::IoOtherCnt, None)
+                                }
+                                _ => (Metric::IoErrorTime, Metric::IoErrorCnt, None),
+                            };
+                            add(t, time);
+                            add(n, 1);
+                            if let Some(b) = b {
+                                add(b, io.nbytes);
+                            }
+                        }
+                        _ => {}
                     }
-                    _ => {}
+                })?;
+            }
+            if out_of_order && heap_in_order {
+                heap_in_order = false;
+                values.clear();
+                total = [0; METRICS];
+                seen = seen_declared.clone();
+                tracker = LeakTracker::new();
+                heap.clear();
+                bad = 0;
+                continue;
+            }
+            break;
+        }
+        for (id, leaked) in tracker.leaks() {
+            for (m, v) in [(Metric::HeapLeakCnt, 1), (Metric::HeapLeakBytes, leaked)] {
+                let i = m.index();
+                if let Some(x) = values.get_mut(id.0 as usize).and_then(|r| r.get_mut(i)) {
+                    *x = x.wrapping_add(v);
+                }
+                if let Some(x) = total.get_mut(i) {
+                    *x = x.wrapping_add(v);
                 }
             }
         }
-        // Leaks need every heap event in time order first.
+        // Out of time order: every heap event first, then sorted.
         let packets: Vec<HeapPacket> = heap.iter().map(|(_, h)| *h).collect();
         let leaks = heap_leaks(&packets);
         for ((id, h), leaked) in heap.iter().zip(leaks) {
@@ -436,10 +486,7 @@ impl<'e, S: Source> StackProfile<'e, S> {
                 values.resize(slot + 1, [0; METRICS]);
             }
             let mut adds: Vec<(Metric, u64)> = Vec::with_capacity(4);
-            if matches!(
-                h.htype,
-                HeapType::Malloc | HeapType::Realloc | HeapType::Mmap
-            ) {
+            if is_allocation(h.htype) {
                 adds.push((Metric::HeapAllocCnt, 1));
                 adds.push((Metric::HeapAllocBytes, h.size));
                 if leaked > 0 {
@@ -839,6 +886,11 @@ impl FunctionTable {
             .chain(rows.into_iter().map(|(_, r)| r))
             .collect()
     }
+}
+
+/// Events gprofng counts as allocations.
+fn is_allocation(t: HeapType) -> bool {
+    matches!(t, HeapType::Malloc | HeapType::Realloc | HeapType::Mmap)
 }
 
 fn add_into(acc: &mut [u64; METRICS], v: &[u64; METRICS]) {

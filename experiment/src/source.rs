@@ -23,6 +23,19 @@ pub trait Source {
         let _ = recorded_path;
         None
     }
+    /// Up to `len` bytes of the file at `path` from byte `offset` (fewer only at its end, none
+    /// past it); `Ok(None)` when it does not exist. Data files are read this way, in bounded
+    /// chunks, by the readers that stream them ([`Experiment::stream_packets`](crate::Experiment::stream_packets)).
+    /// The default reads the whole file through [`Source::read`] and slices it — right for
+    /// sources in memory; a source over files reads just the range
+    /// ([`fs::DirSource`](crate::fs) does).
+    fn read_at(&self, path: &str, offset: u64, len: usize) -> Result<Option<Bytes>> {
+        Ok(self.read(path)?.map(|b| {
+            let start = usize::try_from(offset).unwrap_or(usize::MAX).min(b.len());
+            let end = start.saturating_add(len).min(b.len());
+            b.slice(start..end)
+        }))
+    }
 }
 
 impl<S: Source + ?Sized> Source for &S {
@@ -34,6 +47,9 @@ impl<S: Source + ?Sized> Source for &S {
     }
     fn load_object(&self, recorded_path: &str) -> Option<Bytes> {
         (**self).load_object(recorded_path)
+    }
+    fn read_at(&self, path: &str, offset: u64, len: usize) -> Result<Option<Bytes>> {
+        (**self).read_at(path, offset, len)
     }
 }
 
@@ -165,5 +181,8 @@ impl<S: Source> Source for SubSource<S> {
     }
     fn load_object(&self, recorded_path: &str) -> Option<Bytes> {
         self.inner.load_object(recorded_path)
+    }
+    fn read_at(&self, path: &str, offset: u64, len: usize) -> Result<Option<Bytes>> {
+        self.inner.read_at(&self.join(path), offset, len)
     }
 }

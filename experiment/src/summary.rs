@@ -103,6 +103,105 @@ pub fn heap_leaks(packets: &[HeapPacket]) -> Vec<u64> {
     leaked
 }
 
+/// [`heap_leaks`] one event at a time, for heap events that come in time order (a heap trace
+/// streamed from a file written in time order): memory grows with the allocations still live,
+/// not with the events. Each allocation carries a tag (its stack).
+#[derive(Debug)]
+pub(crate) struct LeakTracker<T> {
+    /// Allocations that may still leak: id → (tag, bytes still allocated).
+    allocs: HashMap<usize, (T, u64)>,
+    /// Live `malloc` addresses → allocation id.
+    live: HashMap<u64, usize>,
+    chunks: Chunks,
+    next: usize,
+}
+
+impl<T: Copy> LeakTracker<T> {
+    pub(crate) fn new() -> Self {
+        LeakTracker {
+            allocs: HashMap::new(),
+            live: HashMap::new(),
+            chunks: Chunks::new(),
+            next: 0,
+        }
+    }
+
+    fn release(&mut self, id: usize) {
+        self.allocs.remove(&id);
+    }
+
+    /// Takes the next event (in time order) of an allocation tagged `tag`.
+    pub(crate) fn push(&mut self, p: &HeapPacket, tag: T) {
+        let id = self.next;
+        self.next = self.next.wrapping_add(1);
+        match p.htype {
+            HeapType::Malloc | HeapType::Realloc => {
+                if p.htype == HeapType::Realloc && p.ovaddr != 0 {
+                    if let Some(j) = self.live.remove(&p.ovaddr) {
+                        self.release(j);
+                    }
+                }
+                if p.vaddr != 0 {
+                    // Allocated again without a free in between: the first stays leaked.
+                    self.live.insert(p.vaddr, id);
+                    if p.size > 0 {
+                        self.allocs.insert(id, (tag, p.size));
+                    }
+                }
+            }
+            HeapType::Free => {
+                if p.vaddr != 0 {
+                    if let Some(j) = self.live.remove(&p.vaddr) {
+                        self.release(j);
+                    }
+                }
+            }
+            HeapType::Mmap => {
+                let end = p.vaddr.saturating_add(p.size);
+                self.unmap(p.vaddr, end);
+                map_chunk(&mut self.chunks, p.vaddr, end, id);
+                if p.size > 0 {
+                    self.allocs.insert(id, (tag, p.size));
+                }
+            }
+            HeapType::Munmap => self.unmap(p.vaddr, p.vaddr.saturating_add(p.size)),
+            HeapType::Other(_) => {}
+        }
+    }
+
+    fn unmap(&mut self, start: u64, end: u64) {
+        if start >= end {
+            return;
+        }
+        let hit: Vec<(u64, u64, usize)> = self
+            .chunks
+            .range(..end)
+            .rev()
+            .take_while(|(_, (b, _))| *b > start)
+            .map(|(&a, &(b, i))| (a, b, i))
+            .collect();
+        for (a, b, i) in hit {
+            self.chunks.remove(&a);
+            let (lo, hi) = (a.max(start), b.min(end));
+            if let Some((_, l)) = self.allocs.get_mut(&i) {
+                *l = l.saturating_sub(hi - lo);
+                if *l == 0 {
+                    self.allocs.remove(&i);
+                }
+            }
+            map_chunk(&mut self.chunks, a, lo, i);
+            map_chunk(&mut self.chunks, hi, b, i);
+        }
+    }
+
+    /// The allocations left allocated at the end: (tag, bytes), in allocation order.
+    pub(crate) fn leaks(self) -> Vec<(T, u64)> {
+        let mut left: Vec<(usize, (T, u64))> = self.allocs.into_iter().collect();
+        left.sort_unstable_by_key(|(id, _)| *id);
+        left.into_iter().map(|(_, v)| v).collect()
+    }
+}
+
 /// Mapped chunks by start address: `start -> (end, allocation index)`. Chunks never overlap (a
 /// new mapping first unmaps its range) and are never empty, so starts and ends both ascend.
 type Chunks = BTreeMap<u64, (u64, usize)>;
