@@ -85,6 +85,7 @@ mod experiment;
 pub mod frameinfo;
 #[cfg(feature = "fs")]
 pub mod fs;
+mod hash;
 pub mod jclasses;
 pub mod labels;
 pub mod log;

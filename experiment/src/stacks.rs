@@ -202,7 +202,7 @@ pub struct Symbolizer<'e, S> {
     frames: Vec<Frame>,
     stacks: Vec<std::ops::Range<u32>>,
     stack_ids: HashMap<Vec<Frame>, StackId>,
-    by_frinfo: HashMap<(u64, u32), StackId>,
+    by_frinfo: crate::hash::IntMap<(u64, u32), StackId>,
     warnings: Warnings,
     scratch: Vec<Frame>,
     /// Class files read so far, by internal class name (`None`: not in the experiment).
@@ -463,7 +463,7 @@ impl<'e, S: Source> Symbolizer<'e, S> {
             frames: Vec::new(),
             stacks: Vec::new(),
             stack_ids: HashMap::new(),
-            by_frinfo: HashMap::new(),
+            by_frinfo: crate::hash::IntMap::default(),
             warnings: Warnings::default(),
             scratch: Vec::new(),
             classes: HashMap::new(),

@@ -109,9 +109,9 @@ pub fn heap_leaks(packets: &[HeapPacket]) -> Vec<u64> {
 #[derive(Debug)]
 pub(crate) struct LeakTracker<T> {
     /// Allocations that may still leak: id → (tag, bytes still allocated).
-    allocs: HashMap<usize, (T, u64)>,
+    allocs: crate::hash::IntMap<usize, (T, u64)>,
     /// Live `malloc` addresses → allocation id.
-    live: HashMap<u64, usize>,
+    live: crate::hash::IntMap<u64, usize>,
     chunks: Chunks,
     next: usize,
 }
@@ -119,8 +119,8 @@ pub(crate) struct LeakTracker<T> {
 impl<T: Copy> LeakTracker<T> {
     pub(crate) fn new() -> Self {
         LeakTracker {
-            allocs: HashMap::new(),
-            live: HashMap::new(),
+            allocs: crate::hash::IntMap::default(),
+            live: crate::hash::IntMap::default(),
             chunks: Chunks::new(),
             next: 0,
         }
