@@ -198,14 +198,16 @@ impl<S: Source> Experiment<S> {
             .iter()
             .map(|e| e.clone().in_file("data.frameinfo"))
             .collect();
-        for d in self.data_files()? {
-            if let Some(e) = d
-                .packets()
-                .filter_map(Result::err)
-                .find(Error::is_truncated)
-            {
-                out.push(e);
-            }
+        for name in self.log.data_files() {
+            let mut cut = None;
+            self.stream_packets(&name, |p| {
+                if let Err(e) = p {
+                    if cut.is_none() && e.is_truncated() {
+                        cut = Some(e);
+                    }
+                }
+            })?;
+            out.extend(cut);
         }
         out.extend(self.undescribed_files());
         Ok(out)

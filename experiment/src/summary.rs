@@ -350,17 +350,22 @@ impl Summary {
                 Severity::Comment => {}
             }
         }
-        let mut heap = Vec::new();
         let mut threads = log.thread_tags();
-        for file in exp.data_files()? {
-            for p in file.packets() {
+        // Heap events pair up as they stream when they come in time order; else a second
+        // pass keeps them all and sorts them.
+        let mut tracker: LeakTracker<()> = LeakTracker::new();
+        let mut in_order = true;
+        let mut last = 0u64;
+        let files = log.data_files();
+        for name in &files {
+            exp.stream_packets(name, |p| {
                 let Ok(p) = p else {
                     s.bad_packets += 1;
-                    continue;
+                    return;
                 };
                 let Ok(t) = p.typed() else {
                     s.bad_packets += 1;
-                    continue;
+                    return;
                 };
                 *s.data.entry(p.kind().name()).or_default() += 1;
                 let thread = threads.tag(t.common().thr_id);
@@ -368,7 +373,20 @@ impl Summary {
                     TypedPacket::Clock(c) => {
                         *s.clock.ticks_by_thread.entry(thread).or_default() += u64::from(c.nticks);
                     }
-                    TypedPacket::Heap(h) => heap.push(h),
+                    TypedPacket::Heap(h) => {
+                        if matches!(
+                            h.htype,
+                            HeapType::Malloc | HeapType::Realloc | HeapType::Mmap
+                        ) {
+                            s.heap.allocations += 1;
+                            s.heap.bytes_allocated = s.heap.bytes_allocated.wrapping_add(h.size);
+                        }
+                        in_order &= h.common.tstamp >= last;
+                        last = h.common.tstamp;
+                        if in_order {
+                            tracker.push(&h, ());
+                        }
+                    }
                     TypedPacket::Sync(y) => {
                         s.sync.events += 1;
                         s.sync.wait_ns = s.sync.wait_ns.wrapping_add(y.wait_ns());
@@ -381,9 +399,26 @@ impl Summary {
                     }
                     TypedPacket::Hwc(_) | TypedPacket::Other { .. } => {}
                 }
-            }
+            })?;
         }
-        s.heap = heap_summary(&heap);
+        if in_order {
+            for (_, leaked) in tracker.leaks() {
+                s.heap.leaks += 1;
+                s.heap.bytes_leaked = s.heap.bytes_leaked.wrapping_add(leaked);
+            }
+        } else {
+            let mut heap = Vec::new();
+            for name in &files {
+                exp.stream_packets(name, |p| {
+                    if let Ok(TypedPacket::Heap(h)) = p.and_then(|p| p.typed()) {
+                        heap.push(h);
+                    }
+                })?;
+            }
+            let paired = heap_summary(&heap);
+            s.heap.leaks = paired.leaks;
+            s.heap.bytes_leaked = paired.bytes_leaked;
+        }
         s.descendants = descendants::list(exp.source())
             .into_iter()
             .map(|d| DescendantSummary {
