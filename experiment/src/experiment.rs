@@ -220,17 +220,29 @@ impl<S: Source> Experiment<S> {
     pub fn stream_packets(
         &self,
         name: &str,
+        f: impl FnMut(Result<DataPacket<'_>>),
+    ) -> Result<bool> {
+        self.stream_packets_by(name, STREAM_CHUNK, f)
+    }
+
+    /// [`Experiment::stream_packets`] with chunks of `chunk` bytes (at least 64 KiB + 4, the
+    /// largest packet, for the chunks to make progress; smaller ones are read as that).
+    fn stream_packets_by(
+        &self,
+        name: &str,
+        chunk: usize,
         mut f: impl FnMut(Result<DataPacket<'_>>),
     ) -> Result<bool> {
+        let chunk_len = chunk.max(1 << 16 | 4);
         let file = DataFile::new(name, Bytes::new(), &self.log);
         let mut offset = 0u64;
         let mut found = false;
         loop {
-            let Some(chunk) = self.source.read_at(name, offset, STREAM_CHUNK)? else {
+            let Some(chunk) = self.source.read_at(name, offset, chunk_len)? else {
                 return Ok(found);
             };
             found = true;
-            let at_end = chunk.len() < STREAM_CHUNK;
+            let at_end = chunk.len() < chunk_len;
             let mut packets = file.packets_in(&chunk, offset);
             let mut resume = None;
             for item in packets.by_ref() {
@@ -795,5 +807,74 @@ impl DataPackets<'_> {
     /// The offset in the file of the next packet to be read.
     pub fn next_offset(&self) -> u64 {
         self.inner.next_offset()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
+    use super::*;
+    use crate::source::MemorySource;
+
+    fn fixture(case: &str) -> MemorySource {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/data")
+            .join(case)
+            .join("test.1.er");
+        let mut src = MemorySource::new();
+        for e in std::fs::read_dir(&dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_file() {
+                let name = p.file_name().unwrap().to_str().unwrap().to_owned();
+                src.insert(name, std::fs::read(&p).unwrap());
+            }
+        }
+        src
+    }
+
+    /// (offset, kind) of every packet and the text of every error, whole-file and streamed.
+    fn walk(exp: &Experiment<MemorySource>, name: &str, chunk: Option<usize>) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut take = |p: Result<DataPacket<'_>>| match p {
+            Ok(p) => out.push(format!("{} {}", p.raw().offset, p.raw().kind)),
+            Err(e) => out.push(e.to_string()),
+        };
+        match chunk {
+            Some(c) => {
+                exp.stream_packets_by(name, c, &mut take).unwrap();
+            }
+            None => exp
+                .data(name)
+                .unwrap()
+                .unwrap()
+                .packets()
+                .for_each(&mut take),
+        }
+        out
+    }
+
+    #[test]
+    fn streaming_in_chunks_gives_the_whole_files_packets_and_errors() {
+        for (case, file, cut) in [
+            ("many_threads", "heaptrace", None),
+            ("heap", "heaptrace", Some(40_001)),
+            ("cxx_names", "profile", Some(6_002)),
+        ] {
+            let mut src = fixture(case);
+            if let Some(len) = cut {
+                let b = src.read(file).unwrap().unwrap();
+                src.insert(file, b.slice(..len));
+            }
+            let exp = Experiment::open(src).unwrap();
+            let whole = walk(&exp, file, None);
+            assert!(whole.len() > 10, "{case}");
+            for chunk in [(1 << 16) + 4, 70_000, 100_003, 1 << 18, STREAM_CHUNK] {
+                assert_eq!(
+                    walk(&exp, file, Some(chunk)),
+                    whole,
+                    "{case} {file} by {chunk}"
+                );
+            }
+        }
     }
 }
