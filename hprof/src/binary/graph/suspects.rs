@@ -1,0 +1,339 @@
+//! Leak suspects as Eclipse MAT's Leak Suspects report defines them: single objects, and
+//! classes whose instances together, retaining at least a share of the reachable heap (10% by
+//! default), each with its accumulation point (walking down the dominator tree while one child
+//! retains most of its parent: the collection whose elements hold the memory), the shortest
+//! path from a GC root, and the classes that retain the most inside the accumulation point.
+
+use std::collections::HashMap;
+
+use super::super::heap_dump::SubRecord;
+use super::dominators::NONE;
+use super::edges::Via;
+use super::{Graph, NodeIndex};
+
+/// What to report ([`Graph::leak_suspects`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SuspectOptions {
+    /// The least share of the reachable heap a suspect retains (MAT: 10%).
+    pub threshold: f64,
+    /// The accumulation point is reached by walking down while one child retains at least
+    /// this share of its parent (MAT: 80%).
+    pub accumulation: f64,
+    /// How many classes to list inside each accumulation point.
+    pub top_classes: usize,
+}
+
+impl Default for SuspectOptions {
+    fn default() -> Self {
+        SuspectOptions {
+            threshold: 0.10,
+            accumulation: 0.80,
+            top_classes: 10,
+        }
+    }
+}
+
+/// Whether a suspect is one object or all instances of a class.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+#[non_exhaustive]
+pub enum SuspectKind {
+    /// One object retains the share.
+    Object,
+    /// The instances of a class do, together.
+    Class,
+}
+
+/// One node of a report, with its class.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct NamedNode {
+    /// The node.
+    pub node: NodeIndex,
+    /// Its object id.
+    pub id: u64,
+    /// How a person names it ([`ObjectIndex::display_name`](super::ObjectIndex::display_name)).
+    pub class_name: String,
+    /// Its retained size.
+    pub retained: u64,
+}
+
+/// One step of a suspect's path: an object, its name, and the reference to the next step.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct NamedStep {
+    /// The node.
+    pub node: NodeIndex,
+    /// Its object id.
+    pub id: u64,
+    /// How a person names it (`class com.example.Cache` for a class object).
+    pub class_name: String,
+    /// How it references the next step (`None` for the last): a field, a static field of a
+    /// class, an array element.
+    pub via: Option<Via>,
+}
+
+/// One leak suspect.
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct Suspect {
+    /// An object or a class.
+    pub kind: SuspectKind,
+    /// The object's class, or the class.
+    pub class_name: String,
+    /// The object (for a class: its instance that retains the most).
+    pub object: NamedNode,
+    /// What the suspect retains (a class: its instances together, each counted once).
+    pub retained: u64,
+    /// `retained` over the reachable bytes.
+    pub share: f64,
+    /// Where the memory accumulates, walking down from `object`.
+    pub accumulation_point: NamedNode,
+    /// A shortest path from a GC root to the accumulation point (root first), with the field
+    /// of each step.
+    pub path: Vec<NamedStep>,
+    /// The classes retaining the most inside the accumulation point (itself excluded), each
+    /// instance counted once (not inside another instance of its class), largest first.
+    pub top_classes: Vec<(String, u64)>,
+}
+
+impl Graph<'_, '_> {
+    /// The leak suspects, largest first: objects retaining at least `threshold` of the
+    /// reachable bytes (the topmost of a chain of such objects: one below another is the same
+    /// leak), then classes whose instances outside those objects together do (each instance
+    /// counted once: not inside another instance of its class), MAT's two views.
+    pub fn leak_suspects(&self, options: SuspectOptions) -> Vec<Suspect> {
+        let total = self.summary().reachable_bytes;
+        if total == 0 {
+            return Vec::new();
+        }
+        let threshold = ((options.threshold * total as f64).ceil() as u64).max(1);
+        let tree = Children::new(&self.idom);
+        let mut out = Vec::new();
+        let mut objects: Vec<NodeIndex> = (0..self.index.len() as NodeIndex)
+            .filter(|&v| self.retained_size(v) >= threshold)
+            .collect();
+        objects.sort_by_key(|&v| (std::cmp::Reverse(self.retained_size(v)), v));
+        let mut taken: Vec<NodeIndex> = Vec::new();
+        for v in objects {
+            if taken.iter().any(|&t| self.dominates(t, v)) {
+                continue;
+            }
+            taken.push(v);
+            let retained = self.retained_size(v);
+            out.push(self.suspect(SuspectKind::Object, v, retained, total, &tree, options));
+        }
+        let mut classes: Vec<ClassTotal> = self
+            .class_totals(self.index.len() as NodeIndex, &tree, &taken)
+            .into_values()
+            .filter(|c| c.retained >= threshold)
+            .collect();
+        classes.sort_by_key(|c| (std::cmp::Reverse(c.retained), c.top));
+        for c in classes {
+            let mut s = self.suspect(SuspectKind::Class, c.top, c.retained, total, &tree, options);
+            s.class_name = self.index.class_name_of(c.top);
+            out.push(s);
+        }
+        out
+    }
+
+    /// Per class key, inside `from`'s dominator subtree (`from` excluded) and outside the
+    /// subtrees of `skip`: the retained bytes of the instances not inside another instance of
+    /// their class, and the instance retaining the most.
+    fn class_totals(
+        &self,
+        from: NodeIndex,
+        tree: &Children,
+        skip: &[NodeIndex],
+    ) -> HashMap<u64, ClassTotal> {
+        let mut totals: HashMap<u64, ClassTotal> = HashMap::new();
+        // Classes on the path from `from` to the node being visited.
+        let mut active: HashMap<u64, u32> = HashMap::new();
+        let mut stack: Vec<(NodeIndex, usize, Option<u64>)> = vec![(from, 0, None)];
+        while let Some(&mut (v, ref mut pos, _)) = stack.last_mut() {
+            let Some(&c) = tree.of(v).get(*pos) else {
+                if let Some((_, _, Some(key))) = stack.pop() {
+                    if let Some(count) = active.get_mut(&key) {
+                        *count = count.saturating_sub(1);
+                    }
+                }
+                continue;
+            };
+            *pos += 1;
+            if skip.contains(&c) {
+                continue;
+            }
+            let key = self.class_key(c);
+            let retained = self.retained_size(c);
+            let count = active.entry(key).or_insert(0);
+            let t = totals.entry(key).or_insert(ClassTotal {
+                retained: 0,
+                top: c,
+                top_retained: 0,
+            });
+            if *count == 0 {
+                t.retained = t.retained.saturating_add(retained);
+            }
+            if retained > t.top_retained || (retained == t.top_retained && c < t.top) {
+                (t.top, t.top_retained) = (c, retained);
+            }
+            *count += 1;
+            stack.push((c, 0, Some(key)));
+        }
+        totals
+    }
+
+    /// A key per class: the class id of instances and object arrays, the element type of
+    /// primitive arrays, one key for class objects.
+    fn class_key(&self, v: NodeIndex) -> u64 {
+        match self.index.sub_record(v) {
+            Ok(SubRecord::InstanceDump(i)) => i.class_id,
+            Ok(SubRecord::ObjectArrayDump(a)) => a.array_class_id,
+            Ok(SubRecord::PrimitiveArrayDump(a)) => u64::MAX - u64::from(a.element_type.code()),
+            Ok(SubRecord::PrimitiveArrayNoData(a)) => u64::MAX - u64::from(a.element_type.code()),
+            _ => u64::MAX,
+        }
+    }
+
+    /// Whether `a` dominates `b` (or is `b`).
+    fn dominates(&self, a: NodeIndex, b: NodeIndex) -> bool {
+        let mut v = b;
+        for _ in 0..=self.index.len() {
+            if v == a {
+                return true;
+            }
+            match self.dominator(v) {
+                Some(Some(d)) => v = d,
+                _ => return false,
+            }
+        }
+        false
+    }
+
+    fn named(&self, v: NodeIndex) -> NamedNode {
+        NamedNode {
+            node: v,
+            id: self.index.id(v).unwrap_or(0),
+            class_name: self.index.display_name(v),
+            retained: self.retained_size(v),
+        }
+    }
+
+    fn suspect(
+        &self,
+        kind: SuspectKind,
+        v: NodeIndex,
+        retained: u64,
+        total: u64,
+        tree: &Children,
+        options: SuspectOptions,
+    ) -> Suspect {
+        // Down the dominator tree while one child holds most of its parent.
+        let mut point = v;
+        for _ in 0..=self.index.len() {
+            let best = tree
+                .of(point)
+                .iter()
+                .copied()
+                .max_by_key(|&c| (self.retained_size(c), std::cmp::Reverse(c)));
+            match best {
+                Some(c)
+                    if self.retained_size(c) as f64
+                        >= options.accumulation * self.retained_size(point) as f64 =>
+                {
+                    point = c;
+                }
+                _ => break,
+            }
+        }
+        Suspect {
+            kind,
+            class_name: self.index.display_name(v),
+            object: self.named(v),
+            retained,
+            share: retained as f64 / total as f64,
+            accumulation_point: self.named(point),
+            path: self
+                .path_steps(point)
+                .unwrap_or_default()
+                .into_iter()
+                .map(|s| NamedStep {
+                    node: s.node,
+                    id: s.id,
+                    class_name: self.index.display_name(s.node),
+                    via: s.via,
+                })
+                .collect(),
+            top_classes: self.top_classes_under(point, tree, options.top_classes),
+        }
+    }
+
+    /// Retained size per class inside `point`'s dominator subtree (`point` excluded), each
+    /// instance counted once, largest first, then by name.
+    fn top_classes_under(&self, point: NodeIndex, tree: &Children, n: usize) -> Vec<(String, u64)> {
+        let mut rows: Vec<(String, u64)> = self
+            .class_totals(point, tree, &[])
+            .into_values()
+            .map(|t| (self.index.class_name_of(t.top), t.retained))
+            .collect();
+        rows.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+        rows.truncate(n);
+        rows
+    }
+}
+
+/// One class's instances in a part of the dominator tree.
+struct ClassTotal {
+    retained: u64,
+    top: NodeIndex,
+    top_retained: u64,
+}
+
+/// The dominator tree's children lists (row `n`: the super-root's).
+struct Children {
+    starts: Vec<u32>,
+    children: Vec<NodeIndex>,
+}
+
+impl Children {
+    /// The children lists of the immediate dominators `idom` (one row per node, the
+    /// super-root's last).
+    fn new(idom: &[u32]) -> Children {
+        let mut starts = vec![0u32; idom.len() + 1];
+        for &d in idom {
+            if d != NONE {
+                if let Some(c) = starts.get_mut(d as usize + 1) {
+                    *c += 1;
+                }
+            }
+        }
+        for i in 1..starts.len() {
+            let p = starts.get(i - 1).copied().unwrap_or(0);
+            if let Some(c) = starts.get_mut(i) {
+                *c += p;
+            }
+        }
+        let mut children = vec![0; starts.last().copied().unwrap_or(0) as usize];
+        let mut fill = starts.clone();
+        for (v, &d) in idom.iter().enumerate() {
+            if d == NONE {
+                continue;
+            }
+            if let Some(f) = fill.get_mut(d as usize) {
+                if let Some(s) = children.get_mut(*f as usize) {
+                    *s = v as NodeIndex;
+                }
+                *f += 1;
+            }
+        }
+        Children { starts, children }
+    }
+
+    /// The nodes `v` immediately dominates.
+    fn of(&self, v: NodeIndex) -> &[NodeIndex] {
+        let a = self.starts.get(v as usize).copied().unwrap_or(0) as usize;
+        let b = self.starts.get(v as usize + 1).copied().unwrap_or(0) as usize;
+        self.children.get(a..b).unwrap_or_default()
+    }
+}
