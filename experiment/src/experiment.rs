@@ -260,7 +260,7 @@ impl<S: Source> Experiment<S> {
             }
             let end = offset.saturating_add(chunk.len() as u64);
             let next = resume.unwrap_or_else(|| packets.next_offset().max(end));
-            // Always forward (a packet is at most 64 KiB, a chunk 4 MiB).
+            // Always forward (a packet is at most 64 KiB, a chunk 256 KiB).
             offset = if next > offset { next } else { end };
         }
     }
@@ -615,7 +615,7 @@ pub const DATA_FILE_NAMES: [&str; 8] = [
 
 /// The chunk size [`Experiment::stream_packets`] reads data files in (a multiple of the
 /// collector's 16 KiB buffer chunks).
-pub const STREAM_CHUNK: usize = 4 << 20;
+pub const STREAM_CHUNK: usize = 256 << 10;
 
 /// How deep [`Experiment::jdynclasses`] walks (package nesting; also stops directory loops a
 /// source may have).
