@@ -18,7 +18,7 @@ pub trait Source {
     /// search path, then the recorded path), or `None`. The default finds none: native PCs of
     /// unarchived objects are then named gprofng's way for a missing object
     /// (`<static>@0x1000 (<prog>) --  no functions found`).
-    /// [`fs::DirSource`](crate::fs) (feature `fs`) searches like gprofng.
+    /// `experiment::fs::DirSource` (feature `fs`) searches like gprofng.
     fn load_object(&self, recorded_path: &str) -> Option<Bytes> {
         let _ = recorded_path;
         None
@@ -28,7 +28,7 @@ pub trait Source {
     /// chunks, by the readers that stream them ([`Experiment::stream_packets`](crate::Experiment::stream_packets)).
     /// The default reads the whole file through [`Source::read`] and slices it — right for
     /// sources in memory; a source over files reads just the range
-    /// ([`fs::DirSource`](crate::fs) does).
+    /// (`experiment::fs::DirSource` does).
     fn read_at(&self, path: &str, offset: u64, len: usize) -> Result<Option<Bytes>> {
         Ok(self.read(path)?.map(|b| {
             let start = usize::try_from(offset).unwrap_or(usize::MAX).min(b.len());
