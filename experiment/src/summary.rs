@@ -317,6 +317,9 @@ pub struct Summary {
     /// Where reading stopped short, one statement per file ([`Experiment::truncations`]):
     /// the file, the byte offset and what was missing.
     pub truncations: Vec<String>,
+    /// Every reason the experiment is partial, `FILE: why` ([`Experiment::partial`]): a
+    /// collector stopped before the program ended, a file cut or damaged. Empty when complete.
+    pub partial: Vec<String>,
     /// Descendant experiments in gprofng's order.
     pub descendants: Vec<DescendantSummary>,
     /// Packets that could not be read (bad tsize, cut at the end, bad field offsets).
@@ -335,7 +338,7 @@ impl Summary {
             command: log.process.command.clone().unwrap_or_default(),
             pid: log.process.pid.unwrap_or(0),
             duration_s: log.end() as f64 / 1e9,
-            incomplete: exp.incomplete(),
+            partial: exp.partial().iter().map(ToString::to_string).collect(),
             truncations: exp.truncations()?.iter().map(ToString::to_string).collect(),
             ..Summary::default()
         };
@@ -419,6 +422,7 @@ impl Summary {
             s.heap.leaks = paired.leaks;
             s.heap.bytes_leaked = paired.bytes_leaked;
         }
+        s.incomplete = !s.partial.is_empty();
         s.descendants = descendants::list(exp.source())
             .into_iter()
             .map(|d| DescendantSummary {

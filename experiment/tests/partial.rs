@@ -86,6 +86,10 @@ fn intact_experiments_are_complete_and_a_killed_one_says_why() {
     }
     let exp = experiment::fs::open(data().join("killed/test.1.er")).unwrap();
     assert_eq!(exp.partial(), [Partial::NoExitEvent]);
+    let summary = experiment::summary::Summary::of(&exp).unwrap();
+    assert!(summary.incomplete);
+    assert_eq!(summary.partial.len(), 1);
+    assert!(summary.partial[0].starts_with("log.xml: no exit event"));
     assert_eq!(exp.partial()[0].file(), "log.xml");
     assert!(exp.incomplete());
 }
