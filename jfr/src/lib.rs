@@ -41,9 +41,12 @@ mod header;
 mod idmap;
 pub mod json;
 mod metadata;
+pub mod profile;
+mod stack;
 mod strings;
 pub mod testing;
 mod time;
+mod typed;
 mod value;
 
 pub use chunk::{Chunk, Chunks, Events};
@@ -52,5 +55,10 @@ pub use error::{Error, Result};
 pub use event::Event;
 pub use header::{ChunkHeader, HEADER_SIZE, MAGIC};
 pub use metadata::{Annotation, Class, Field, FieldKind, Metadata, Region, Setting, Unit};
+pub use stack::{Frame, FrameType, Method, StackTrace};
 pub use time::{Duration, Timestamp};
+pub use typed::{
+    Allocation, AllocationSample, Common, CpuLoad, GarbageCollection, MethodSample, MonitorEnter,
+    MonitorWait, ThreadPark, TypedEvent,
+};
 pub use value::{ConstantRef, Object, Value};
