@@ -15,6 +15,9 @@ for program in Cpu Alloc Locks Park; do
             -cp "$build" "$program" 2500 >/dev/null
     done
 done
+# The TLAB allocation events, off in both settings files since JDK 16, turned on.
+java -Xmx256m "-XX:StartFlightRecording=settings=default,jdk.ObjectAllocationInNewTLAB#enabled=true,jdk.ObjectAllocationOutsideTLAB#enabled=true,filename=$out/alloc-tlab.jfr" \
+    -cp "$build" Alloc 1000 >/dev/null
 # Several chunks: the recorder starts a new chunk whenever one reaches maxchunksize (1 MB is
 # the smallest it takes), and the dump is those chunks one after another.
 java -Xmx256m -XX:FlightRecorderOptions=maxchunksize=1M \
