@@ -296,7 +296,8 @@ impl<'c, 'a> Iterator for Events<'c, 'a> {
     }
 }
 
-/// The chunks of a recording, one after another (see [`crate::Recording`]).
+/// The chunks of a recording, one after another: a recording file is a sequence of
+/// self-contained chunks. A cut chunk is the last one given.
 #[derive(Debug, Clone)]
 pub struct Chunks<'a> {
     data: &'a [u8],

@@ -5,7 +5,7 @@
 pub type Result<T> = std::result::Result<T, Error>;
 
 /// Why decoding stopped. Every offset is a byte offset from the start of the input handed to
-/// the decoder (the whole file for [`crate::Recording`], across chunks).
+/// the decoder (the whole file for [`crate::Chunks`], across chunks).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {

@@ -62,3 +62,8 @@ pub use typed::{
     MonitorWait, ThreadPark, TypedEvent,
 };
 pub use value::{ConstantRef, Object, Value};
+
+/// The README's examples, compiled as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
