@@ -3,6 +3,8 @@
 //! cut mid-chunk) is read by scanning its events from the start, using the metadata and
 //! checkpoints found before the cut.
 
+use std::sync::Arc;
+
 use crate::constant_pool::{Checkpoint, ConstantPools};
 use crate::cursor::Cursor;
 use crate::error::{Error, Result};
@@ -21,7 +23,7 @@ pub struct Chunk<'a> {
     /// The chunk's header.
     pub header: ChunkHeader,
     /// The chunk's metadata (the last metadata event it holds).
-    pub metadata: Metadata,
+    pub metadata: Arc<Metadata>,
     /// Its constant pools.
     pub pools: ConstantPools,
     /// Its checkpoint events, oldest first.
@@ -36,11 +38,22 @@ impl<'a> Chunk<'a> {
     /// Reads the chunk that starts at `offset` in `data`: header, metadata and constant pools.
     /// A chunk the input holds only part of is read as far as it goes (see [`Chunk::cut`]).
     pub fn parse(data: &'a [u8], offset: usize) -> Result<Chunk<'a>> {
+        Chunk::parse_reusing(data, offset, None)
+    }
+
+    /// [`Chunk::parse`], sharing `previous` (an earlier chunk's metadata) when this chunk's
+    /// metadata event holds the same bytes, as the chunks of one recording mostly do: the
+    /// metadata is then not decoded again.
+    pub fn parse_reusing(
+        data: &'a [u8],
+        offset: usize,
+        previous: Option<&Arc<Metadata>>,
+    ) -> Result<Chunk<'a>> {
         let header = ChunkHeader::parse(data, offset)?;
         let compressed = header.compressed_integers();
         let declared_end = usize::try_from(header.end()).unwrap_or(usize::MAX);
         if header.chunk_size == 0 || declared_end > data.len() {
-            return Chunk::salvage(data, header);
+            return Chunk::salvage(data, header, previous);
         }
         let end = declared_end;
         let at = |rel: u64, what: &'static str| -> Result<usize> {
@@ -55,7 +68,7 @@ impl<'a> Chunk<'a> {
             }
         };
         let md_at = at(header.metadata_offset, "metadata offset")?;
-        let metadata = Metadata::parse(&mut Cursor::new(data, md_at, end, compressed))?;
+        let metadata = Metadata::parse(&mut Cursor::new(data, md_at, end, compressed), previous)?;
         let cp_at = at(header.constant_pool_offset, "constant pool offset")?;
         let (pools, checkpoints) =
             ConstantPools::read_chain(&metadata, data, offset, end, cp_at, compressed)?;
@@ -73,11 +86,15 @@ impl<'a> Chunk<'a> {
 
     /// Reads a chunk that the input holds only part of: walks its events from the header,
     /// taking the last metadata event and every checkpoint before the cut.
-    fn salvage(data: &'a [u8], header: ChunkHeader) -> Result<Chunk<'a>> {
+    fn salvage(
+        data: &'a [u8],
+        header: ChunkHeader,
+        previous: Option<&Arc<Metadata>>,
+    ) -> Result<Chunk<'a>> {
         let start = header.offset as usize;
         let compressed = header.compressed_integers();
         let mut pos = start + HEADER_SIZE;
-        let mut metadata: Option<Metadata> = None;
+        let mut metadata: Option<Arc<Metadata>> = None;
         let mut checkpoint_at = Vec::new();
         let cut = loop {
             let mut c = Cursor::new(data, pos, data.len(), compressed);
@@ -97,7 +114,10 @@ impl<'a> Chunk<'a> {
                 Err(e) => break e,
             };
             match kind {
-                0 => match Metadata::parse(&mut Cursor::new(data, pos, pos + size, compressed)) {
+                0 => match Metadata::parse(
+                    &mut Cursor::new(data, pos, pos + size, compressed),
+                    previous,
+                ) {
                     Ok(md) => metadata = Some(md),
                     Err(e) => break e,
                 },
@@ -223,6 +243,7 @@ impl<'a> Chunk<'a> {
 }
 
 /// Reads an event's size and type id; the size is checked against what the cursor holds.
+#[inline]
 pub(crate) fn record_head(c: &mut Cursor<'_>) -> Result<(usize, i64)> {
     let at = c.pos();
     let size = c.int("event size")?;
@@ -303,6 +324,7 @@ pub struct Chunks<'a> {
     data: &'a [u8],
     pos: usize,
     done: bool,
+    metadata: Option<Arc<Metadata>>,
 }
 
 impl<'a> Chunks<'a> {
@@ -312,6 +334,7 @@ impl<'a> Chunks<'a> {
             data,
             pos: 0,
             done: false,
+            metadata: None,
         }
     }
 }
@@ -323,8 +346,9 @@ impl<'a> Iterator for Chunks<'a> {
         if self.done || (self.pos >= self.data.len() && self.pos > 0) {
             return None;
         }
-        match Chunk::parse(self.data, self.pos) {
+        match Chunk::parse_reusing(self.data, self.pos, self.metadata.as_ref()) {
             Ok(chunk) => {
+                self.metadata = Some(Arc::clone(&chunk.metadata));
                 if chunk.cut.is_some() {
                     self.done = true;
                 }

@@ -110,10 +110,11 @@ impl ConstantPools {
             })?;
             let n = e.count("constant-pool entry count")?;
             let pool = self.pools.entry(class_id).or_default();
+            pool.reserve(n);
             for _ in 0..n {
                 let key = e.long("constant-pool key")? as u64;
                 let at = e.pos();
-                value::skip_struct(md, &mut e, class, 0)?;
+                value::skip_ops(md, &mut e, md.layouts.get(class).map_or(&[], |l| &l[..]))?;
                 let before = pool.len();
                 if newest_wins {
                     pool.insert(key, at);

@@ -89,6 +89,7 @@ impl<'a> Cursor<'a> {
         Ok(out)
     }
 
+    #[inline]
     pub(crate) fn u8(&mut self, what: &'static str) -> Result<u8> {
         match self.data.get(self.pos) {
             Some(&b) if self.pos < self.end => {
@@ -113,10 +114,28 @@ impl<'a> Cursor<'a> {
 
     /// A compressed integer: 7 bits per byte, least significant group first, the high bit
     /// saying another byte follows; the 9th byte, if reached, holds 8 bits.
+    #[inline]
     pub(crate) fn varint(&mut self, what: &'static str) -> Result<u64> {
-        // Fast path: nine bytes available, no per-byte bounds check needed beyond `get`.
-        if let Some(window) = self.data.get(self.pos..self.pos + 9) {
-            if self.pos + 9 <= self.end {
+        // Fast path for the common one- and two-byte integers.
+        if self.pos + 2 <= self.end {
+            if let Some(&[b0, b1]) = self.data.get(self.pos..self.pos + 2) {
+                if b0 < 0x80 {
+                    self.pos += 1;
+                    return Ok(u64::from(b0));
+                }
+                if b1 < 0x80 {
+                    self.pos += 2;
+                    return Ok(u64::from(b0 & 0x7f) | (u64::from(b1) << 7));
+                }
+            }
+        }
+        self.varint_long(what)
+    }
+
+    #[inline(never)]
+    fn varint_long(&mut self, what: &'static str) -> Result<u64> {
+        if self.pos + 9 <= self.end {
+            if let Some(window) = self.data.get(self.pos..self.pos + 9) {
                 let mut value = 0u64;
                 for (i, &b) in window.iter().enumerate().take(8) {
                     value |= u64::from(b & 0x7f) << (7 * i);
@@ -149,7 +168,38 @@ impl<'a> Cursor<'a> {
         Ok(value | (u64::from(b) << 56))
     }
 
+    /// Skips a compressed integer.
+    #[inline]
+    pub(crate) fn skip_varint(&mut self, what: &'static str) -> Result<()> {
+        if self.pos + 9 <= self.end {
+            if let Some(w) = self.data.get(self.pos..self.pos + 8) {
+                let mut word = [0u8; 8];
+                word.copy_from_slice(w);
+                // The first byte without its high bit ends the integer; none in 8: 9 bytes.
+                let stops = !u64::from_le_bytes(word) & 0x8080_8080_8080_8080;
+                self.pos += if stops == 0 {
+                    9
+                } else {
+                    stops.trailing_zeros() as usize / 8 + 1
+                };
+                return Ok(());
+            }
+        }
+        self.varint(what).map(drop)
+    }
+
+    /// Skips `len` bytes.
+    #[inline]
+    pub(crate) fn skip(&mut self, len: usize, what: &'static str) -> Result<()> {
+        if len > self.remaining() {
+            return Err(self.truncated(what, len));
+        }
+        self.pos += len;
+        Ok(())
+    }
+
     /// A Java `int` as the chunk writes it (compressed, or 4 big-endian bytes).
+    #[inline]
     pub(crate) fn int(&mut self, what: &'static str) -> Result<i32> {
         if self.compressed {
             Ok(self.varint(what)? as i32)
@@ -159,6 +209,7 @@ impl<'a> Cursor<'a> {
     }
 
     /// A Java `long` as the chunk writes it (compressed, or 8 big-endian bytes).
+    #[inline]
     pub(crate) fn long(&mut self, what: &'static str) -> Result<i64> {
         if self.compressed {
             Ok(self.varint(what)? as i64)
@@ -168,6 +219,7 @@ impl<'a> Cursor<'a> {
     }
 
     /// A Java `short` (compressed, or 2 big-endian bytes).
+    #[inline]
     pub(crate) fn short(&mut self, what: &'static str) -> Result<i16> {
         if self.compressed {
             Ok(self.varint(what)? as i16)

@@ -136,13 +136,10 @@ impl<'c, 'a> Event<'c, 'a> {
     /// Decodes and checks every field, building nothing: what `jfr-summary` does to find a
     /// damaged event rather than only count it.
     pub fn validate(&self) -> Result<()> {
-        let (class, _) = self.class_or_error()?;
+        let (_, index) = self.class_or_error()?;
         let md = &self.chunk.metadata;
         let mut c = self.cursor();
-        for f in &class.fields {
-            value::skip_field(md, &mut c, f, 0)?;
-        }
-        Ok(())
+        value::skip_ops(md, &mut c, md.layouts.get(index).map_or(&[], |l| &l[..]))
     }
 
     /// The value of the field named `name`, resolved; `None` if the type has no such field.

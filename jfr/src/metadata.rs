@@ -2,6 +2,8 @@
 //! → `class` → `field`/`setting`/`annotation`, and `region`), read into classes whose fields
 //! say how every event and constant is laid out.
 
+use std::sync::Arc;
+
 use crate::cursor::Cursor;
 use crate::error::{Error, Result};
 use crate::idmap::IdMap;
@@ -14,8 +16,6 @@ const MAX_ELEMENT_DEPTH: usize = 16;
 #[derive(Debug, Clone, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Metadata {
-    /// Where the metadata event starts in the input.
-    pub offset: u64,
     /// The metadata event's own id (it grows each time the recorder rewrites metadata).
     pub id: i64,
     /// Every class the metadata declares, in the order it declares them.
@@ -26,6 +26,16 @@ pub struct Metadata {
     by_id: IdMap<usize>,
     #[cfg_attr(feature = "serde", serde(skip))]
     pub(crate) string_class: Option<usize>,
+    /// Class ids below 4096 → index + 1 (0: none), the fast path of [`Metadata::index_of`].
+    #[cfg_attr(feature = "serde", serde(skip))]
+    dense: Vec<u32>,
+    /// Each class's fields flattened into the operations that check and skip a value.
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub(crate) layouts: Vec<Box<[crate::value::Op]>>,
+    /// The event's bytes from the id on: a later chunk whose metadata event holds the same
+    /// bytes shares this metadata.
+    #[cfg_attr(feature = "serde", serde(skip))]
+    body: Vec<u8>,
 }
 
 /// The `region` element of the metadata.
@@ -173,6 +183,9 @@ impl Metadata {
 
     /// The index in [`Metadata::classes`] of the class with this id.
     pub fn index_of(&self, id: u64) -> Option<usize> {
+        if let Some(&i) = self.dense.get(id as usize) {
+            return (i as usize).checked_sub(1);
+        }
         self.by_id.get(&id).copied()
     }
 
@@ -201,29 +214,33 @@ impl Class {
 
 /// A generic element of the tree: name, attributes and children, as string-table indexes
 /// resolved to strings.
-struct Element {
-    name: String,
-    attributes: Vec<(String, String)>,
-    children: Vec<Element>,
+struct Element<'t> {
+    name: &'t str,
+    attributes: Vec<(&'t str, &'t str)>,
+    children: Vec<Element<'t>>,
     offset: usize,
 }
 
-impl Element {
-    fn attr(&self, key: &str) -> Option<&str> {
+impl<'t> Element<'t> {
+    fn attr(&self, key: &str) -> Option<&'t str> {
         self.attributes
             .iter()
-            .find(|(k, _)| k == key)
-            .map(|(_, v)| v.as_str())
+            .find(|(k, _)| *k == key)
+            .map(|(_, v)| *v)
     }
 }
 
-fn table_string(table: &[String], c: &mut Cursor<'_>, what: &'static str) -> Result<String> {
+fn table_string<'t>(
+    table: &'t [String],
+    c: &mut Cursor<'_>,
+    what: &'static str,
+) -> Result<&'t str> {
     let at = c.pos();
     let i = c.int(what)?;
     usize::try_from(i)
         .ok()
         .and_then(|i| table.get(i))
-        .cloned()
+        .map(String::as_str)
         .ok_or_else(|| {
             Error::invalid(
                 what,
@@ -234,7 +251,7 @@ fn table_string(table: &[String], c: &mut Cursor<'_>, what: &'static str) -> Res
         })
 }
 
-fn read_element(table: &[String], c: &mut Cursor<'_>, depth: usize) -> Result<Element> {
+fn read_element<'t>(table: &'t [String], c: &mut Cursor<'_>, depth: usize) -> Result<Element<'t>> {
     let offset = c.pos();
     if depth > MAX_ELEMENT_DEPTH {
         return Err(Error::invalid(
@@ -291,8 +308,8 @@ fn annotation(e: &Element) -> Result<Annotation> {
         values: e
             .attributes
             .iter()
-            .filter(|(k, _)| k != "class")
-            .cloned()
+            .filter(|(k, _)| *k != "class")
+            .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
             .collect(),
     })
 }
@@ -308,7 +325,7 @@ fn class(e: &Element) -> Result<Class> {
         annotations: Vec::new(),
     };
     for child in &e.children {
-        match child.name.as_str() {
+        match child.name {
             "field" => {
                 let annotations = child
                     .children
@@ -342,7 +359,10 @@ fn class(e: &Element) -> Result<Class> {
 impl Metadata {
     /// Reads the metadata event that starts at `offset` (its size, type 0, start, duration,
     /// id, string table and element tree). `c` limits the read to the chunk.
-    pub(crate) fn parse(c: &mut Cursor<'_>) -> Result<Metadata> {
+    pub(crate) fn parse(
+        c: &mut Cursor<'_>,
+        previous: Option<&Arc<Metadata>>,
+    ) -> Result<Arc<Metadata>> {
         let offset = c.pos();
         let size = c.int("metadata event size")?;
         let size = usize::try_from(size)
@@ -380,6 +400,11 @@ impl Metadata {
         }
         c.long("metadata start time")?;
         c.long("metadata duration")?;
+        let body_at = c.pos();
+        let body = c.data().get(body_at..end).unwrap_or_default();
+        if let Some(previous) = previous.filter(|p| p.body == body) {
+            return Ok(Arc::clone(previous));
+        }
         let id = c.long("metadata id")?;
         let n = c.count("metadata string count")?;
         let mut table = Vec::with_capacity(n);
@@ -408,12 +433,12 @@ impl Metadata {
             ));
         }
         let mut md = Metadata {
-            offset: offset as u64,
             id,
+            body: body.to_vec(),
             ..Metadata::default()
         };
         for child in &root.children {
-            match child.name.as_str() {
+            match child.name {
                 "metadata" => {
                     for e in child.children.iter().filter(|e| e.name == "class") {
                         md.classes.push(class(e)?);
@@ -428,7 +453,19 @@ impl Metadata {
         }
         md.resolve(offset)?;
         md.string_class = md.classes.iter().position(|c| c.name == "java.lang.String");
-        Ok(md)
+        for (i, c) in md.classes.iter().enumerate() {
+            if c.id < 4096 {
+                let at = c.id as usize;
+                if md.dense.len() <= at {
+                    md.dense.resize(at + 1, 0);
+                }
+                if let Some(slot) = md.dense.get_mut(at) {
+                    *slot = i as u32 + 1;
+                }
+            }
+        }
+        md.layouts = crate::value::compile(&md);
+        Ok(Arc::new(md))
     }
 
     /// Indexes the classes by id and resolves every field's kind, unit and annotation names.

@@ -243,3 +243,91 @@ pub(crate) fn skip_struct(
     }
     Ok(())
 }
+
+/// One step of checking and skipping a value, with inline structs flattened into their
+/// fields (see [`compile`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Op {
+    Byte,
+    Short,
+    Int,
+    Long,
+    F32,
+    F64,
+    Str,
+    /// An array of values of this kind.
+    Array(FieldKind),
+    /// A struct left unflattened (deep, large or self-containing): skipped field by field.
+    Struct(usize),
+}
+
+/// Most operations a class's flattened layout holds; beyond, structs stay [`Op::Struct`].
+const MAX_OPS: usize = 512;
+
+/// Every class's layout: its fields as [`Op`]s, inline structs flattened a few levels deep.
+pub(crate) fn compile(md: &Metadata) -> Vec<Box<[Op]>> {
+    (0..md.classes.len())
+        .map(|i| {
+            let mut ops = Vec::new();
+            flatten(md, i, &mut ops, 0);
+            ops.into_boxed_slice()
+        })
+        .collect()
+}
+
+fn flatten(md: &Metadata, class: usize, ops: &mut Vec<Op>, depth: usize) {
+    if md.string_class == Some(class) {
+        ops.push(Op::Str);
+        return;
+    }
+    let Some(cls) = md.classes.get(class) else {
+        return;
+    };
+    for f in &cls.fields {
+        if f.array {
+            ops.push(Op::Array(f.kind));
+            continue;
+        }
+        ops.push(match f.kind {
+            FieldKind::Boolean | FieldKind::Byte => Op::Byte,
+            FieldKind::Char | FieldKind::Short => Op::Short,
+            FieldKind::Int => Op::Int,
+            FieldKind::Long | FieldKind::Constant(_) => Op::Long,
+            FieldKind::Float => Op::F32,
+            FieldKind::Double => Op::F64,
+            FieldKind::String => Op::Str,
+            FieldKind::Struct(inner) => {
+                let size = md.classes.get(inner).map_or(0, |c| c.fields.len());
+                if depth < 4 && ops.len() + size < MAX_OPS && md.string_class != Some(inner) {
+                    flatten(md, inner, ops, depth + 1);
+                    continue;
+                }
+                Op::Struct(inner)
+            }
+        });
+    }
+}
+
+/// Checks and skips a value laid out as `ops`.
+#[inline]
+pub(crate) fn skip_ops(md: &Metadata, c: &mut Cursor<'_>, ops: &[Op]) -> Result<()> {
+    let compressed = c.compressed();
+    for op in ops {
+        match *op {
+            Op::Short | Op::Int | Op::Long if compressed => c.skip_varint("integer")?,
+            Op::Byte => c.skip(1, "byte")?,
+            Op::Short => c.skip(2, "short")?,
+            Op::Int | Op::F32 => c.skip(4, "int")?,
+            Op::Long | Op::F64 => c.skip(8, "long")?,
+            Op::Str => strings::skip(c)?,
+            Op::Array(kind) => {
+                let n = c.count("array length")?;
+                for _ in 0..n {
+                    skip_kind(md, c, kind, 0)?;
+                }
+            }
+            Op::Struct(class) => skip_struct(md, c, class, 1)?,
+        }
+    }
+    Ok(())
+}

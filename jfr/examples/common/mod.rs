@@ -103,6 +103,7 @@ pub(crate) fn for_each_chunk(
     let mut pos = 0u64;
     let mut any = false;
     let mut buf = Vec::new();
+    let mut metadata = None;
     loop {
         if pos >= size && any {
             return Ok(Ok((any, None)));
@@ -126,11 +127,12 @@ pub(crate) fn for_each_chunk(
         (&mut file)
             .take(want.saturating_sub(n as u64))
             .read_to_end(&mut buf)?;
-        let chunk = match jfr::Chunk::parse(&buf, 0) {
+        let chunk = match jfr::Chunk::parse_reusing(&buf, 0, metadata.as_ref()) {
             Ok(c) => c,
             Err(e) => return Ok(Ok((any, Some(Stop::Decode(e.with_base(pos)))))),
         };
         any = true;
+        metadata = Some(std::sync::Arc::clone(&chunk.metadata));
         match each(&chunk) {
             Err(out) => return Ok(Err(out)),
             Ok(Some(e)) => return Ok(Ok((any, Some(Stop::Decode(e.with_base(pos)))))),
