@@ -6,7 +6,7 @@
 //! ```sh
 //! cargo run --release -p jfr-format --example jfr-summary -- FILE
 //! ```
-#![allow(clippy::print_stdout, clippy::print_stderr)]
+#![allow(clippy::print_stdout, clippy::print_stderr, clippy::indexing_slicing)]
 
 mod common;
 
@@ -60,28 +60,30 @@ fn main() -> ExitCode {
         for class in chunk.metadata.event_types() {
             stats.entry(class.name.clone()).or_default();
         }
-        // Per type id first (no string per event), names at the end of the chunk.
-        let mut by_id: HashMap<i64, (u64, u64)> = HashMap::new();
-        let mut stop = None;
-        for event in chunk.records() {
-            let checked = event.and_then(|e| {
-                if e.type_id() > 1 {
-                    e.validate()?;
-                }
-                Ok(e)
-            });
-            match checked {
-                Ok(e) => {
-                    let s = by_id.entry(e.type_id()).or_default();
-                    s.0 += 1;
-                    s.1 += e.size() as u64;
-                }
-                Err(e) => {
-                    stop = Some(e);
-                    break;
-                }
-            }
-        }
+        // Per type id first (no string, no hashing per event), names at the end of the chunk.
+        let mut dense: Vec<(u64, u64)> = Vec::new();
+        let mut sparse: HashMap<i64, (u64, u64)> = HashMap::new();
+        let stop = chunk
+            .check_records(|id, size| {
+                let s = match usize::try_from(id) {
+                    Ok(i) if i < 1 << 16 => {
+                        if dense.len() <= i {
+                            dense.resize(i + 1, (0, 0));
+                        }
+                        &mut dense[i]
+                    }
+                    _ => sparse.entry(id).or_default(),
+                };
+                s.0 += 1;
+                s.1 += size as u64;
+            })
+            .err();
+        let by_id = dense
+            .into_iter()
+            .enumerate()
+            .filter(|(_, s)| s.0 > 0)
+            .map(|(i, s)| (i as i64, s))
+            .chain(sparse);
         for (id, (count, bytes)) in by_id {
             let name = match id {
                 0 => "jdk.Metadata".to_owned(),

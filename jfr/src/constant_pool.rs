@@ -114,7 +114,12 @@ impl ConstantPools {
             for _ in 0..n {
                 let key = e.long("constant-pool key")? as u64;
                 let at = e.pos();
-                value::skip_ops(md, &mut e, md.layouts.get(class).map_or(&[], |l| &l[..]))?;
+                value::skip_ops(
+                    md,
+                    &mut e,
+                    class,
+                    md.layouts.get(class).map_or(&[], |l| &l[..]),
+                )?;
                 let before = pool.len();
                 if newest_wins {
                     pool.insert(key, at);

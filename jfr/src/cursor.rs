@@ -168,24 +168,39 @@ impl<'a> Cursor<'a> {
         Ok(value | (u64::from(b) << 56))
     }
 
-    /// Skips a compressed integer.
+    /// Skips `n` compressed integers, a machine word at a time: every byte below 0x80 ends
+    /// an integer, so the stops in 8 bytes are their high bits, cleared. Each step starts at
+    /// an integer and consumes only integers that end in its word (at most 8 bytes each, so
+    /// the 9th-byte rule never applies to them); a word without a stop (an integer of 9
+    /// bytes, or the input's last bytes) goes the slow way.
     #[inline]
-    pub(crate) fn skip_varint(&mut self, what: &'static str) -> Result<()> {
-        if self.pos + 9 <= self.end {
-            if let Some(w) = self.data.get(self.pos..self.pos + 8) {
-                let mut word = [0u8; 8];
-                word.copy_from_slice(w);
-                // The first byte without its high bit ends the integer; none in 8: 9 bytes.
-                let stops = !u64::from_le_bytes(word) & 0x8080_8080_8080_8080;
-                self.pos += if stops == 0 {
-                    9
-                } else {
-                    stops.trailing_zeros() as usize / 8 + 1
-                };
+    pub(crate) fn skip_varints(&mut self, mut n: u32, what: &'static str) -> Result<()> {
+        while n > 0 {
+            let word = match self.data.get(self.pos..self.pos + 8) {
+                Some(w) if self.pos + 8 <= self.end => {
+                    let mut word = [0u8; 8];
+                    word.copy_from_slice(w);
+                    u64::from_le_bytes(word)
+                }
+                _ => 0xffff_ffff_ffff_ffff,
+            };
+            let mut stops = !word & 0x8080_8080_8080_8080;
+            let count = stops.count_ones();
+            if count == 0 {
+                self.varint(what)?;
+                n -= 1;
+            } else if count >= n {
+                for _ in 1..n {
+                    stops &= stops - 1;
+                }
+                self.pos += stops.trailing_zeros() as usize / 8 + 1;
                 return Ok(());
+            } else {
+                self.pos += (63 - stops.leading_zeros()) as usize / 8 + 1;
+                n -= count;
             }
         }
-        self.varint(what).map(drop)
+        Ok(())
     }
 
     /// Skips `len` bytes.
@@ -313,6 +328,40 @@ mod tests {
             ),
             "{e}"
         );
+    }
+
+    #[test]
+    fn skipping_many_varints_agrees_with_reading_them() {
+        // Varints of every length 1..=9 (9: eight continuation bytes, then a full byte with
+        // its high bit set), in varied orders, with and without room after them.
+        let values: Vec<u64> = (0..64)
+            .map(|i| {
+                if i % 9 == 8 {
+                    u64::MAX - i
+                } else {
+                    1u64 << (i % 64)
+                }
+            })
+            .collect();
+        let mut bytes = Vec::new();
+        for &v in &values {
+            crate::testing::varint(&mut bytes, v);
+        }
+        for n in 1..values.len() {
+            for tail in [0usize, 3, 16] {
+                let mut data = bytes.clone();
+                data.extend(std::iter::repeat_n(0x80, tail));
+                let mut read = Cursor::new(&data, 0, data.len(), true);
+                for &v in values.iter().take(n) {
+                    assert_eq!(read.varint("v").unwrap(), v);
+                }
+                let mut skip = Cursor::new(&data, 0, data.len(), true);
+                skip.skip_varints(n as u32, "v").unwrap();
+                assert_eq!(skip.pos(), read.pos(), "n {n} tail {tail}");
+            }
+        }
+        let mut c = Cursor::new(&[0x80, 0x80, 0x01, 0x80], 0, 4, true);
+        assert!(c.skip_varints(2, "v").unwrap_err().is_truncated());
     }
 
     #[test]

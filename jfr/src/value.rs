@@ -249,9 +249,9 @@ pub(crate) fn skip_struct(
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Op {
     Byte,
-    Short,
-    Int,
-    Long,
+    /// This many integers in a row (`short`, `char`, `int`, `long`, references): in a chunk
+    /// with compressed integers, that many varints.
+    Varints(u32),
     F32,
     F64,
     Str,
@@ -288,11 +288,19 @@ fn flatten(md: &Metadata, class: usize, ops: &mut Vec<Op>, depth: usize) {
             ops.push(Op::Array(f.kind));
             continue;
         }
-        ops.push(match f.kind {
+        let op = match f.kind {
             FieldKind::Boolean | FieldKind::Byte => Op::Byte,
-            FieldKind::Char | FieldKind::Short => Op::Short,
-            FieldKind::Int => Op::Int,
-            FieldKind::Long | FieldKind::Constant(_) => Op::Long,
+            FieldKind::Char
+            | FieldKind::Short
+            | FieldKind::Int
+            | FieldKind::Long
+            | FieldKind::Constant(_) => {
+                if let Some(Op::Varints(n)) = ops.last_mut() {
+                    *n += 1;
+                    continue;
+                }
+                Op::Varints(1)
+            }
             FieldKind::Float => Op::F32,
             FieldKind::Double => Op::F64,
             FieldKind::String => Op::Str,
@@ -304,21 +312,24 @@ fn flatten(md: &Metadata, class: usize, ops: &mut Vec<Op>, depth: usize) {
                 }
                 Op::Struct(inner)
             }
-        });
+        };
+        ops.push(op);
     }
 }
 
-/// Checks and skips a value laid out as `ops`.
+/// Checks and skips a value of the class at `class`, laid out as `ops` (its layout).
 #[inline]
-pub(crate) fn skip_ops(md: &Metadata, c: &mut Cursor<'_>, ops: &[Op]) -> Result<()> {
-    let compressed = c.compressed();
+pub(crate) fn skip_ops(md: &Metadata, c: &mut Cursor<'_>, class: usize, ops: &[Op]) -> Result<()> {
+    if !c.compressed() {
+        // Integers of different kinds differ in size: field by field.
+        return skip_struct(md, c, class, 0);
+    }
     for op in ops {
         match *op {
-            Op::Short | Op::Int | Op::Long if compressed => c.skip_varint("integer")?,
+            Op::Varints(n) => c.skip_varints(n, "integer")?,
             Op::Byte => c.skip(1, "byte")?,
-            Op::Short => c.skip(2, "short")?,
-            Op::Int | Op::F32 => c.skip(4, "int")?,
-            Op::Long | Op::F64 => c.skip(8, "long")?,
+            Op::F32 => c.skip(4, "float")?,
+            Op::F64 => c.skip(8, "double")?,
             Op::Str => strings::skip(c)?,
             Op::Array(kind) => {
                 let n = c.count("array length")?;
