@@ -1,7 +1,7 @@
 //! `jfr` over any bytes, read as a whole (possibly cut-off) recording: chunk headers, the
 //! metadata event, the checkpoint chain, salvage of a cut chunk, and every event decoded,
 //! checked, resolved, printed as JSON and typed never panic; every error's offset lies in
-//! the input; iteration ends.
+//! the input; iteration ends; `check_records` stops where the event iterator does.
 #![no_main]
 
 use jfr::json::{JsonOptions, write_event};
@@ -23,6 +23,13 @@ fuzz_target!(|data: &[u8]| {
         if let Some(e) = chunk.cut() {
             assert!(e.offset() <= len, "{e}");
         }
+        // The fast checker and the event iterator agree on where the chunk stops.
+        let fast = chunk.check_records(|_, _| {});
+        let slow = chunk.records().try_for_each(|e| {
+            let e = e?;
+            if e.type_id() > 1 { e.validate() } else { Ok(()) }
+        });
+        assert_eq!(fast.as_ref().err().map(jfr::Error::offset), slow.as_ref().err().map(jfr::Error::offset));
         let mut profile = jfr::profile::Profile::new("demo.Tick");
         let _ = profile.add_chunk(&chunk);
         let _ = profile.functions();

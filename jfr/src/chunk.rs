@@ -58,7 +58,11 @@ impl<'a> Chunk<'a> {
         let end = declared_end;
         let at = |rel: u64, what: &'static str| -> Result<usize> {
             match usize::try_from(rel) {
-                Ok(rel) if rel >= HEADER_SIZE && offset + rel < end => Ok(offset + rel),
+                Ok(rel)
+                    if rel >= HEADER_SIZE && offset.checked_add(rel).is_some_and(|a| a < end) =>
+                {
+                    Ok(offset + rel)
+                }
                 _ => Err(Error::invalid(
                     what,
                     "an offset inside the chunk, past its header",
@@ -205,8 +209,7 @@ impl<'a> Chunk<'a> {
                     )
                 })?;
                 let mut body = Cursor::new(self.data, c.pos(), at + size, compressed);
-                let layout = md.layouts.get(index).map_or(&[][..], |l| &l[..]);
-                value::skip_ops(md, &mut body, index, layout)?;
+                value::skip_event(md, &mut body, index)?;
             }
             each(kind, size);
             c.seek(at + size);

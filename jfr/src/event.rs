@@ -139,12 +139,7 @@ impl<'c, 'a> Event<'c, 'a> {
         let (_, index) = self.class_or_error()?;
         let md = &self.chunk.metadata;
         let mut c = self.cursor();
-        value::skip_ops(
-            md,
-            &mut c,
-            index,
-            md.layouts.get(index).map_or(&[], |l| &l[..]),
-        )
+        value::skip_event(md, &mut c, index)
     }
 
     /// The value of the field named `name`, resolved; `None` if the type has no such field.

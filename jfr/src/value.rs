@@ -342,3 +342,22 @@ pub(crate) fn skip_ops(md: &Metadata, c: &mut Cursor<'_>, class: usize, ops: &[O
     }
     Ok(())
 }
+
+/// Checks and skips the fields of an event of the class at `class` (an event's fields: for
+/// the `java.lang.String` class, none, not the string its pool entries hold).
+#[inline]
+pub(crate) fn skip_event(md: &Metadata, c: &mut Cursor<'_>, class: usize) -> Result<()> {
+    if md.string_class == Some(class) {
+        return Ok(());
+    }
+    if !c.compressed() {
+        let Some(cls) = md.classes.get(class) else {
+            return Ok(());
+        };
+        for f in &cls.fields {
+            skip_field(md, c, f, 0)?;
+        }
+        return Ok(());
+    }
+    skip_ops(md, c, class, md.layouts.get(class).map_or(&[], |l| &l[..]))
+}

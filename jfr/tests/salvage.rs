@@ -193,3 +193,31 @@ fn errors_say_where() {
         "{err}"
     );
 }
+
+/// Inputs the fuzz targets found crashing (`tests/data/fuzz/<target>-<what>`), each now an
+/// error or a partial result.
+#[test]
+fn fuzz_regressions() {
+    let mut n = 0;
+    for entry in std::fs::read_dir("tests/data/fuzz").unwrap() {
+        let path = entry.unwrap().path();
+        let data = std::fs::read(&path).unwrap();
+        let _ = event_offsets(&data);
+        for chunk in jfr::Chunks::new(&data).flatten() {
+            let _ = chunk.check_records(|_, _| {});
+            for e in chunk.events().flatten() {
+                assert_eq!(
+                    e.validate().is_ok(),
+                    e.values().is_ok(),
+                    "{}",
+                    path.display()
+                );
+                let mut line = String::new();
+                let _ = jfr::json::write_event(&e, &jfr::json::JsonOptions::default(), &mut line);
+                let _ = e.typed();
+            }
+        }
+        n += 1;
+    }
+    assert!(n >= 1);
+}
