@@ -25,7 +25,7 @@ for s in $sizes; do
     fi
 done
 cargo build --quiet --release -p hprof-format --example histogram
-cargo build --quiet --release -p jvmprof-columnar --example to-parquet
+cargo build --quiet --release -p jvmprof-columnar --features fs --example to-parquet
 target=${CARGO_TARGET_DIR:-$root/target}/release/examples
 
 median() { sort -n | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }

@@ -284,7 +284,8 @@ def build(examples, args):
         return args.bin_dir
     for package in sorted({e.package for e in examples}):
         names = sorted({e.name for e in examples if e.package == package})
-        cmd = ["cargo", "build", "--release", "-q", "-p", package]
+        # Every feature: some examples need one that is off by default (fs).
+        cmd = ["cargo", "build", "--release", "-q", "-p", package, "--all-features"]
         for n in names:
             cmd += ["--example", n]
         subprocess.run(cmd, cwd=ROOT, check=True)

@@ -3,7 +3,7 @@
 //! zstd-compressed, for DuckDB, Spark or Polars.
 //!
 //! ```sh
-//! cargo run --release -p jvmprof-columnar --example to-parquet -- heap.hprof out/
+//! cargo run --release -p jvmprof-columnar --features fs --example to-parquet -- heap.hprof out/
 //! duckdb -c "SELECT kind, count(*) FROM 'out/objects/*.parquet' GROUP BY kind"
 //! ```
 
@@ -15,8 +15,9 @@ use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use columnar::ParquetSink;
+use columnar::fs::DirStore;
 use columnar::sink::DEFAULT_ROWS_PER_PART;
-use columnar::{ParquetSink, PartStore};
 
 const USAGE: &str = "\
 usage: to-parquet [--rows-per-part N] [--column-threads yes|no] [--force] IN OUTDIR
@@ -96,57 +97,6 @@ fn parse_args() -> Result<Option<Args>, lexopt::Error> {
             force,
         })),
         _ => Err("expected IN and OUTDIR".into()),
-    }
-}
-
-/// Parts as files: `OUTDIR/<table>/.part-NNNNN.parquet.tmp`, renamed on commit.
-struct DirStore {
-    root: PathBuf,
-    uncommitted: Vec<PathBuf>,
-}
-
-impl DirStore {
-    fn tmp(&self, table: &str, part: u32) -> PathBuf {
-        self.root
-            .join(table)
-            .join(format!(".part-{part:05}.parquet.tmp"))
-    }
-}
-
-impl PartStore for DirStore {
-    type Part = std::io::BufWriter<File>;
-
-    fn create(&mut self, table: &str, part: u32) -> std::io::Result<Self::Part> {
-        std::fs::create_dir_all(self.root.join(table))?;
-        let path = self.tmp(table, part);
-        let file = File::create(&path)?;
-        self.uncommitted.push(path);
-        Ok(std::io::BufWriter::with_capacity(1 << 20, file))
-    }
-
-    fn commit(&mut self, table: &str, part: u32, file: Self::Part) -> std::io::Result<()> {
-        // Flushed and closed, then renamed: no reader sees a part that is not complete.
-        drop(
-            file.into_inner()
-                .map_err(std::io::IntoInnerError::into_error)?,
-        );
-        let tmp = self.tmp(table, part);
-        std::fs::rename(
-            &tmp,
-            self.root
-                .join(table)
-                .join(format!("part-{part:05}.parquet")),
-        )?;
-        self.uncommitted.retain(|p| p != &tmp);
-        Ok(())
-    }
-}
-
-impl Drop for DirStore {
-    fn drop(&mut self) {
-        for p in &self.uncommitted {
-            let _ = std::fs::remove_file(p);
-        }
     }
 }
 
@@ -239,10 +189,7 @@ fn main() -> ExitCode {
         }
         ExitCode::from(1)
     };
-    let store = DirStore {
-        root: args.out.clone(),
-        uncommitted: Vec::new(),
-    };
+    let store = DirStore::new(&args.out);
     let mut sink = ParquetSink::new(store).with_rows_per_part(args.rows_per_part);
     if let Some(threads) = args.column_threads {
         sink = sink.with_column_threads(threads);

@@ -263,9 +263,18 @@ pub fn export(
     let (top, top_from) = TopLevel::before_heap_dumps(data, sink)?;
     let mut heap = HeapPass::new(top, top_from, id_size, data.len());
     let walked = heap.run(data, sink, progress, &mut summary)?;
-    summary.missing_heap_dump_end =
-        walked.stopped.is_none() && walked.saw_segment && !walked.saw_end;
-    summary.stopped = walked.stopped;
+    if walked.stopped.is_none() {
+        if let Err(e) = walked.whole.check(data.len() as u64) {
+            // The same judgement as hprof's readers: a file of only its header is cut short;
+            // segments without HEAP_DUMP_END have a flag of their own.
+            if walked.whole.records() == 0 {
+                summary.stopped = Some(e);
+            } else {
+                summary.missing_heap_dump_end = true;
+            }
+        }
+    }
+    summary.stopped = summary.stopped.take().or(walked.stopped);
     if heap.defer() {
         let total = data.len() as u64;
         heap.run(data, sink, &mut |at| progress(total + at), &mut summary)?;
@@ -291,8 +300,8 @@ trait Pass<'a>: Visit<'a> {
 #[derive(Default)]
 struct Walked {
     stopped: Option<hprof::binary::error::Error>,
-    saw_segment: bool,
-    saw_end: bool,
+    /// The file-level checks every reader of a dump shares.
+    whole: hprof::binary::Wholeness,
 }
 
 /// Walks every record and heap-dump sub-record of `data` into `pass`. A record cut off by the
@@ -318,13 +327,13 @@ fn walk<'a, P: Pass<'a>>(
             }
         };
         next_record = Some(rh.body_offset() + u64::from(rh.length));
+        walked.whole.see(rh.tag);
         if rh.offset >= next_progress {
             progress(rh.offset);
             next_progress = rh.offset + (16 << 20);
         }
         match record {
             Record::HeapDump(d) | Record::HeapDumpSegment(d) => {
-                walked.saw_segment |= rh.tag == hprof::binary::records::tag::HEAP_DUMP_SEGMENT;
                 let visited = visit_sub_records(&d, pass);
                 check(pass)?;
                 if let Err(e) = visited {
@@ -332,7 +341,7 @@ fn walk<'a, P: Pass<'a>>(
                     return Ok(walked);
                 }
             }
-            Record::HeapDumpEnd => walked.saw_end = true,
+            Record::HeapDumpEnd => {}
             other => {
                 pass.record(rh.offset, other);
                 check(pass)?;

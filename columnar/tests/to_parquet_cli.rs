@@ -17,7 +17,7 @@ use testkit::cli::{Example, Inputs, expect};
 const JDK17: &str = "../hprof/tests/data/binary/heapgen_jdk17.hprof";
 
 fn tool() -> Example {
-    Example::new("jvmprof-columnar", "to-parquet")
+    Example::new("jvmprof-columnar", "to-parquet").with_features(&["fs"])
 }
 
 fn scratch(name: &str) -> PathBuf {
@@ -104,6 +104,45 @@ fn a_cut_off_dump_writes_what_was_read_and_exits_3() {
     let files = files_under(&out_dir);
     assert!(files.contains(&"_PARTIAL".to_owned()) && !files.contains(&"_SUCCESS".to_owned()));
     assert!(!files.iter().any(|f| f.contains(".tmp")), "{files:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A dump of only its header, or whose segments have no HEAP_DUMP_END, is partial here as in
+/// every other tool of the family: exit 3, `_PARTIAL`, no `_SUCCESS`.
+#[test]
+fn a_header_alone_or_a_missing_heap_dump_end_is_partial() {
+    let dir = scratch("wholeness");
+    std::fs::create_dir_all(&dir).unwrap();
+    let data = std::fs::read(JDK17).unwrap();
+    assert_eq!(
+        data[data.len() - 9],
+        0x2C,
+        "the fixture ends with HEAP_DUMP_END"
+    );
+    for (name, bytes, why) in [
+        (
+            "header.hprof",
+            &data[..31],
+            "the file holds only its header",
+        ),
+        ("no-end.hprof", &data[..data.len() - 9], "END record"),
+    ] {
+        let input = dir.join(name);
+        std::fs::write(&input, bytes).unwrap();
+        let out_dir = dir.join(format!("{name}.out"));
+        let out = tool().run(&[input.to_str().unwrap(), out_dir.to_str().unwrap()]);
+        expect(&out, 3, "to-parquet", name);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("partial") && err.contains(why),
+            "{name}: {err}"
+        );
+        let files = files_under(&out_dir);
+        assert!(
+            files.contains(&"_PARTIAL".to_owned()) && !files.contains(&"_SUCCESS".to_owned()),
+            "{name}: {files:?}"
+        );
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -2,7 +2,7 @@
 //! lines.
 //!
 //! ```sh
-//! cargo run --release -p hprof-format --example dominators -- FILE [--top N] [--path ID]… [--policy ahat]
+//! cargo run --release -p hprof-format --example dominators -- FILE [--top N] [--path ID]… [--policy ahat] [--text]
 //! ```
 #![allow(clippy::print_stdout, clippy::print_stderr, unsafe_code)]
 
@@ -10,22 +10,30 @@ use std::fs::File;
 use std::io::{self, BufWriter, IsTerminal, Write};
 use std::process::ExitCode;
 
-use hprof::binary::graph::{Graph, Options};
+use hprof::binary::graph::{Graph, MissingRoots, Options};
 
 const USAGE: &str = "\
-usage: dominators FILE [--top N] [--path ID]... [--policy recorded|ahat] [--timings]
+usage: dominators FILE [--top N] [--path ID]... [--policy recorded|ahat]
+                  [--missing-roots nothing|system-classes|unreferenced] [--text] [--timings]
 
 Builds the dominator tree of a binary HPROF heap dump and prints JSON lines:
-  1. {\"objects\", \"reachable\", \"unreachable\", \"roots\", \"reachable_bytes\"}
+  1. {\"objects\", \"reachable\", \"unreachable\", \"roots\", \"reachable_bytes\", \"roots_missing\"}
   2. the N objects retaining the most (default 100), largest first, ties by id:
      {\"id\", \"class\", \"shallow\", \"retained\", \"retained_objects\", \"dominator\"}
-     (dominator: the immediate dominator's id, null for the super-root)
-  3. per --path ID (decimal or 0x hex): {\"path_to\": ID, \"path\": [root id, ..., ID] or null}
+     (dominator: the immediate dominator's id, null for the super-root; a class object
+     has \"class\": \"java.lang.Class\" and \"class_of\": the class it stands for)
+  3. per --path ID (decimal or 0x hex): {\"path_to\": ID, \"path\": [root id, ..., ID] or null,
+     \"steps\": [{\"id\", \"class\", \"field\"}, ...]} (field: how the step references the next)
 
 options:
   --top N            how many objects to list (default 100)
   --path ID          print a shortest reference path from a GC root to ID (repeatable)
   --policy ahat      Android ahat's edges and shallow sizes (default: recorded)
+  --missing-roots R  what stands in for the GC roots of a dump that has none (one cut
+                     before its root records): nothing (default), system-classes (the
+                     boot loader's classes), unreferenced (those, then every object no
+                     other object references)
+  --text             a table for people instead of JSON lines
   --timings          print the time of each phase on stderr
   -h, --help         this text
   --version          the version
@@ -48,6 +56,8 @@ struct Args {
     top: usize,
     paths: Vec<u64>,
     ahat: bool,
+    missing_roots: MissingRoots,
+    text: bool,
     timings: bool,
 }
 
@@ -65,6 +75,8 @@ fn parse_args() -> Result<Option<Args>, String> {
     let mut top = 100;
     let mut paths = Vec::new();
     let mut ahat = false;
+    let mut missing_roots = MissingRoots::Nothing;
+    let mut text = false;
     let mut timings = false;
     while let Some(arg) = parser.next().map_err(|e| e.to_string())? {
         match arg {
@@ -99,6 +111,20 @@ fn parse_args() -> Result<Option<Args>, String> {
                     _ => return Err(format!("--policy is recorded or ahat, found {v:?}")),
                 };
             }
+            Long("missing-roots") => {
+                let v = parser.value().map_err(|e| e.to_string())?;
+                missing_roots = match v.to_str() {
+                    Some("nothing") => MissingRoots::Nothing,
+                    Some("system-classes") => MissingRoots::SystemClasses,
+                    Some("unreferenced") => MissingRoots::Unreferenced,
+                    _ => {
+                        return Err(format!(
+                            "--missing-roots is nothing, system-classes or unreferenced, found {v:?}"
+                        ));
+                    }
+                };
+            }
+            Long("text") => text = true,
             Long("timings") => timings = true,
             Value(v) if path.is_none() => {
                 path = Some(
@@ -115,6 +141,8 @@ fn parse_args() -> Result<Option<Args>, String> {
         top,
         paths,
         ahat,
+        missing_roots,
+        text,
         timings,
     }))
 }
@@ -138,11 +166,12 @@ fn run(args: &Args) -> Result<(Vec<String>, Option<String>), String> {
         bar.enable_steady_tick(std::time::Duration::from_millis(200));
         bar
     });
-    let options = if args.ahat {
+    let mut options = if args.ahat {
         Options::ahat()
     } else {
         Options::default()
     };
+    options.missing_roots = args.missing_roots;
     let start = std::time::Instant::now();
     let graph = Graph::build_with_progress(data, options, &mut |phase| {
         if args.timings {
@@ -169,26 +198,91 @@ fn run(args: &Args) -> Result<(Vec<String>, Option<String>), String> {
     }
     let ix = graph.index();
     let s = graph.summary();
-    // Keys in the documented order (serde_json's `json!` would sort them).
-    let mut lines = vec![format!(
-        r#"{{"objects":{},"reachable":{},"unreachable":{},"roots":{},"reachable_bytes":{}}}"#,
-        s.objects, s.reachable, s.unreachable, s.roots, s.reachable_bytes
-    )];
-    for r in graph.top_retained(args.top) {
-        let class = serde_json::Value::String(ix.class_name_of(r.node));
-        let dominator = r.dominator.map_or("null".to_owned(), |d| d.to_string());
+    let roots_missing = graph.warnings().roots_missing;
+    let top = graph.top_retained(args.top);
+    let mut lines = Vec::new();
+    if args.text {
         lines.push(format!(
-            r#"{{"id":{},"class":{class},"shallow":{},"retained":{},"retained_objects":{},"dominator":{dominator}}}"#,
-            r.id, r.shallow, r.retained, r.retained_objects
+            "{} objects, {} reachable ({} bytes), {} unreachable, {} roots",
+            s.objects, s.reachable, s.reachable_bytes, s.unreachable, s.roots
         ));
+        lines.push(format!(
+            "{:>14} {:>10} {:>12}  {}",
+            "retained", "objects", "shallow", "object"
+        ));
+        for r in &top {
+            lines.push(format!(
+                "{:>14} {:>10} {:>12}  {} @ 0x{:x}",
+                r.retained,
+                r.retained_objects,
+                r.shallow,
+                ix.display_name(r.node),
+                r.id
+            ));
+        }
+    } else {
+        // Keys in the documented order (serde_json's `json!` would sort them).
+        lines.push(format!(
+            r#"{{"objects":{},"reachable":{},"unreachable":{},"roots":{},"reachable_bytes":{},"roots_missing":{roots_missing}}}"#,
+            s.objects, s.reachable, s.unreachable, s.roots, s.reachable_bytes
+        ));
+        for r in &top {
+            let class = serde_json::Value::String(ix.class_name_of(r.node));
+            let class_of = ix
+                .class_object_name(r.node)
+                .map(|n| format!(",\"class_of\":{}", serde_json::Value::String(n)))
+                .unwrap_or_default();
+            let dominator = r.dominator.map_or("null".to_owned(), |d| d.to_string());
+            lines.push(format!(
+                r#"{{"id":{},"class":{class}{class_of},"shallow":{},"retained":{},"retained_objects":{},"dominator":{dominator}}}"#,
+                r.id, r.shallow, r.retained, r.retained_objects
+            ));
+        }
     }
     for &id in &args.paths {
-        let path = graph
-            .node(id)
-            .and_then(|v| graph.path(v))
-            .map(|p| p.iter().filter_map(|&v| ix.id(v)).collect::<Vec<_>>());
+        let steps = graph.node(id).and_then(|v| graph.path_steps(v));
+        if args.text {
+            match &steps {
+                None => lines.push(format!("no path from a GC root to 0x{id:x}")),
+                Some(steps) => {
+                    lines.push(format!("path from a GC root to 0x{id:x}:"));
+                    for step in steps {
+                        let via = step
+                            .via
+                            .as_ref()
+                            .map(|v| format!("  {v}"))
+                            .unwrap_or_default();
+                        lines.push(format!(
+                            "  {} @ 0x{:x}{via}",
+                            ix.display_name(step.node),
+                            step.id
+                        ));
+                    }
+                }
+            }
+            continue;
+        }
+        let path = steps
+            .as_ref()
+            .map(|p| p.iter().map(|s| s.id).collect::<Vec<_>>());
         let path = serde_json::to_string(&path).unwrap_or_else(|_| "null".to_owned());
-        lines.push(format!(r#"{{"path_to":{id},"path":{path}}}"#));
+        // Keys in the documented order: id, class, field.
+        let steps = steps.map_or("null".to_owned(), |p| {
+            let items: Vec<String> = p
+                .iter()
+                .map(|s| {
+                    let class = serde_json::Value::String(ix.display_name(s.node));
+                    let field = s.via.as_ref().map_or(serde_json::Value::Null, |v| {
+                        serde_json::Value::String(v.to_string())
+                    });
+                    format!(r#"{{"id":{},"class":{class},"field":{field}}}"#, s.id)
+                })
+                .collect();
+            format!("[{}]", items.join(","))
+        });
+        lines.push(format!(
+            r#"{{"path_to":{id},"path":{path},"steps":{steps}}}"#
+        ));
     }
     if let Some(bar) = bar {
         bar.finish_and_clear();
@@ -200,11 +294,30 @@ fn run(args: &Args) -> Result<(Vec<String>, Option<String>), String> {
             cpu_seconds()
         );
     }
-    let partial = graph
+    let mut partial = graph
         .warnings()
         .stopped_at
         .as_ref()
         .map(|e| format!("{}: partial: {e}", args.path));
+    if roots_missing {
+        let what = match args.missing_roots {
+            MissingRoots::SystemClasses => "the boot loader's classes stand in for them",
+            MissingRoots::Unreferenced => {
+                "the boot loader's classes and every unreferenced object stand in for them"
+            }
+            _ => {
+                "nothing is reachable; --missing-roots system-classes or unreferenced chooses stand-ins"
+            }
+        };
+        let line = format!(
+            "{}: partial: no GC roots: the dump names objects but no root (HotSpot writes its roots last, so a cut dump loses them); {what}",
+            args.path
+        );
+        partial = Some(match partial {
+            Some(p) => format!("{p}\nwarning: {line}"),
+            None => line,
+        });
+    }
     Ok((lines, partial))
 }
 

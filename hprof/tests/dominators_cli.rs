@@ -52,12 +52,12 @@ fn output_on_the_jdk17_dump() {
     assert_eq!(
         lines,
         [
-            r#"{"objects":12608,"reachable":12290,"unreachable":318,"roots":744,"reachable_bytes":484474}"#,
+            r#"{"objects":12608,"reachable":12290,"unreachable":318,"roots":744,"reachable_bytes":484474,"roots_missing":false}"#,
             r#"{"id":4250503496,"class":"java.util.concurrent.ConcurrentHashMap","shallow":84,"retained":39168,"retained_objects":804,"dominator":null}"#,
             r#"{"id":4250515200,"class":"java.util.concurrent.ConcurrentHashMap$Node[]","shallow":16384,"retained":39084,"retained_objects":803,"dominator":4250503496}"#,
             lines[3],
-            r#"{"path_to":4250515200,"path":[4250221960,4250503496,4250515200]}"#,
-            r#"{"path_to":1,"path":null}"#,
+            r#"{"path_to":4250515200,"path":[4250221960,4250503496,4250515200],"steps":[{"id":4250221960,"class":"class jdk.internal.loader.BuiltinClassLoader","field":"static packageToModule"},{"id":4250503496,"class":"java.util.concurrent.ConcurrentHashMap","field":".table"},{"id":4250515200,"class":"java.util.concurrent.ConcurrentHashMap$Node[]","field":null}]}"#,
+            r#"{"path_to":1,"path":null,"steps":null}"#,
         ]
     );
     // Every reachable object can be listed; each line is JSON with the documented keys.
@@ -113,4 +113,118 @@ fn a_cut_off_dump_is_partial_exit_3() {
     let summary: serde_json::Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
     assert!(summary["objects"].as_u64().unwrap() > 12_000, "{text}");
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Writes `bytes` as `name` in a scratch folder of this test process.
+fn scratch_file(name: &str, bytes: &[u8]) -> String {
+    let dir = std::env::temp_dir().join(format!("dominators-cli-scratch-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, bytes).unwrap();
+    path.to_str().unwrap().to_owned()
+}
+
+#[test]
+fn a_dump_of_only_its_header_or_without_heap_dump_end_is_partial() {
+    let data = std::fs::read("tests/data/binary/heapgen_jdk17.hprof").unwrap();
+    // The 31-byte header alone; the dump without its last record (HEAP_DUMP_END, 9 bytes).
+    assert_eq!(
+        data[data.len() - 9],
+        0x2C,
+        "the fixture ends with HEAP_DUMP_END"
+    );
+    for (name, bytes, why) in [
+        (
+            "header.hprof",
+            &data[..31],
+            "the file holds only its header",
+        ),
+        (
+            "no-end.hprof",
+            &data[..data.len() - 9],
+            "the HEAP_DUMP_END record that ends the HEAP_DUMP_SEGMENTs",
+        ),
+    ] {
+        let path = scratch_file(name, bytes);
+        let out = tool().run(&[&path, "--top", "1"]);
+        expect(&out, 3, "dominators", name);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains(&format!("warning: {path}: partial: ")) && err.contains(why),
+            "{err}"
+        );
+    }
+}
+
+#[test]
+fn a_dump_cut_before_its_roots_says_so_and_can_stand_on_the_system_classes() {
+    let data = std::fs::read("tests/data/binary/heapgen_jdk17.hprof").unwrap();
+    // HotSpot writes the roots after the objects: a cut at 2,100,000 bytes keeps 11,651
+    // objects and no root.
+    let path = scratch_file("no-roots.hprof", &data[..2_100_000]);
+    let out = tool().run(&[&path, "--top", "1"]);
+    expect(&out, 3, "dominators", "no roots");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(&format!("warning: {path}: partial: no GC roots: ")),
+        "{err}"
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(
+        text.lines().next().unwrap(),
+        r#"{"objects":11651,"reachable":0,"unreachable":11651,"roots":0,"reachable_bytes":0,"roots_missing":true}"#
+    );
+    for (rule, reachable) in [("system-classes", 11_425), ("unreferenced", 11_651)] {
+        let out = tool().run(&[&path, "--top", "1", "--missing-roots", rule]);
+        expect(&out, 3, "dominators", rule);
+        let text = String::from_utf8(out.stdout).unwrap();
+        let summary: serde_json::Value =
+            serde_json::from_str(text.lines().next().unwrap()).unwrap();
+        assert_eq!(summary["reachable"], reachable, "{rule}: {text}");
+        assert_eq!(summary["roots_missing"], true);
+        let top: serde_json::Value = serde_json::from_str(text.lines().nth(1).unwrap()).unwrap();
+        assert_eq!(
+            top["class"], "java.util.concurrent.ConcurrentHashMap",
+            "{rule}"
+        );
+    }
+}
+
+#[test]
+fn class_objects_are_named_after_their_class_and_text_is_a_table() {
+    let out = tool().run(&["tests/data/binary/heapgen_jdk17.hprof", "--top", "3"]);
+    expect(&out, 0, "dominators", "heapgen");
+    let text = String::from_utf8(out.stdout).unwrap();
+    let third: serde_json::Value = serde_json::from_str(text.lines().nth(3).unwrap()).unwrap();
+    assert_eq!(third["class"], "java.lang.Class");
+    assert_eq!(third["class_of"], "java.lang.System");
+
+    let out = tool().run(&[
+        "tests/data/binary/heapgen_jdk17.hprof",
+        "--top",
+        "3",
+        "--text",
+        "--path",
+        "4250515200",
+    ]);
+    expect(&out, 0, "dominators", "heapgen --text");
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines[0],
+        "12608 objects, 12290 reachable (484474 bytes), 318 unreachable, 744 roots"
+    );
+    assert!(
+        lines[4].ends_with("class java.lang.System @ 0xfd550ed0"),
+        "{text}"
+    );
+    assert_eq!(
+        lines[5..],
+        [
+            "path from a GC root to 0xfd59b700:",
+            "  class jdk.internal.loader.BuiltinClassLoader @ 0xfd553d88  static packageToModule",
+            "  java.util.concurrent.ConcurrentHashMap @ 0xfd598948  .table",
+            "  java.util.concurrent.ConcurrentHashMap$Node[] @ 0xfd59b700",
+        ]
+    );
 }

@@ -285,6 +285,9 @@ fn hand_made(body: &[u8]) -> Vec<u8> {
     d.extend_from_slice(&0u32.to_be_bytes());
     d.extend_from_slice(&(body.len() as u32).to_be_bytes());
     d.extend_from_slice(body);
+    // HEAP_DUMP_END closes the segment (a dump without it is cut short).
+    d.push(0x2c);
+    d.extend_from_slice(&[0; 8]);
     d
 }
 
@@ -383,4 +386,93 @@ fn hostile_counts_do_not_allocate() {
 fn not_a_dump_is_an_error() {
     assert!(Graph::build(b"", Options::default()).is_err());
     assert!(Graph::build(b"JAVA PROFILE 9", Options::default()).is_err());
+}
+
+#[test]
+fn a_graph_without_roots_says_so_and_stand_in_roots_cover_every_object() {
+    use hprof::binary::graph::MissingRoots;
+    let data = dump("heapgen_jdk17");
+    // HotSpot writes the roots after the objects: this cut keeps objects and no root.
+    let cut = &data[..2_100_000];
+    let graph = Graph::build(cut, Options::default()).unwrap();
+    assert!(graph.warnings().roots_missing);
+    assert!(graph.warnings().stopped_at.is_some());
+    let said = graph.warnings().to_string();
+    assert!(
+        said.contains("stopped early: ") && said.contains("no GC root"),
+        "{said}"
+    );
+    assert_eq!(graph.summary().reachable, 0);
+
+    let classes = Graph::build(
+        cut,
+        Options {
+            missing_roots: MissingRoots::SystemClasses,
+            ..Options::default()
+        },
+    )
+    .unwrap();
+    let ix = classes.index();
+    assert!(!classes.roots().is_empty());
+    for &r in classes.roots() {
+        let class_id = ix.id(r).unwrap();
+        assert_eq!(ix.class_dump(class_id).unwrap().class_loader_id, 0);
+    }
+    let everything = Graph::build(
+        cut,
+        Options {
+            missing_roots: MissingRoots::Unreferenced,
+            ..Options::default()
+        },
+    )
+    .unwrap();
+    let s = everything.summary();
+    assert_eq!((s.unreachable, s.reachable), (0, s.objects));
+    assert!(s.reachable > classes.summary().reachable);
+    // The stand-ins are a superset of the system classes.
+    let stand_ins: HashSet<NodeIndex> = everything.roots().iter().copied().collect();
+    assert!(classes.roots().iter().all(|r| stand_ins.contains(r)));
+    // A whole dump has roots: the option changes nothing there.
+    let whole = Graph::build(
+        &data,
+        Options {
+            missing_roots: MissingRoots::Unreferenced,
+            ..Options::default()
+        },
+    )
+    .unwrap();
+    assert!(!whole.warnings().roots_missing);
+    assert_eq!(
+        whole.summary(),
+        Graph::build(&data, Options::default()).unwrap().summary()
+    );
+}
+
+#[test]
+fn a_cycle_without_roots_gets_one_stand_in() {
+    use hprof::binary::graph::MissingRoots;
+    use hprof::binary::write::HeapBuilder;
+    use hprof::binary::{BasicType, IdSize, Value};
+    let mut heap = HeapBuilder::new(IdSize::Eight);
+    heap.class(0x10, "java.lang.Object", 0, &[])
+        .class(0x20, "Ring", 0x10, &[("next", BasicType::Object)])
+        .instance(0x100, 0x20, &[Value::Object(0x101)])
+        .instance(0x101, 0x20, &[Value::Object(0x102)])
+        .instance(0x102, 0x20, &[Value::Object(0x100)]);
+    let data = heap.build().unwrap();
+    let graph = Graph::build(
+        &data,
+        Options {
+            missing_roots: MissingRoots::Unreferenced,
+            ..Options::default()
+        },
+    )
+    .unwrap();
+    assert!(graph.warnings().roots_missing);
+    let ix = graph.index();
+    let roots: Vec<u64> = graph.roots().iter().map(|&r| ix.id(r).unwrap()).collect();
+    // The boot classes (loader 0) and the ring's smallest id: every node is then reached.
+    assert_eq!(roots, [0x10, 0x20, 0x100]);
+    assert_eq!(graph.summary().unreachable, 0);
+    assert_eq!(graph.retained_objects(graph.node(0x100).unwrap()), 3);
 }

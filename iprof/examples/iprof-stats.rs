@@ -4,7 +4,7 @@
 //! the exit statuses.
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::io::{self, Write};
 use std::process::ExitCode;
 
@@ -51,7 +51,7 @@ struct Stats {
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 struct Hot {
-    id: u32,
+    id: i64,
     name: String,
     qualified_name: String,
     calls: i64,
@@ -149,26 +149,17 @@ fn stats_json(args: &Args) -> Result<String, String> {
     serde_json::to_string_pretty(&stats).map_err(|e| e.to_string())
 }
 
-/// The `n` methods with the most calls, summed over every context they were counted in.
+/// The `n` methods with the most calls, with their names.
 fn hottest(profile: &Profile<'_>, n: usize) -> Vec<Hot> {
-    let mut calls: HashMap<u32, i64> = HashMap::new();
-    for p in profile.call_counts() {
-        if let (Some(method), Ok(count)) = (p.method(), p.count()) {
-            let sum = calls.entry(method).or_insert(0);
-            *sum = sum.saturating_add(count);
-        }
-    }
-    let mut calls: Vec<(u32, i64)> = calls.into_iter().collect();
-    calls.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
     let names = profile.names();
-    calls
+    profile
+        .hottest_methods(n)
         .into_iter()
-        .take(n)
-        .map(|(id, calls)| Hot {
-            id,
-            name: names.short_method(i64::from(id)),
-            qualified_name: names.qualified_method(i64::from(id)),
-            calls,
+        .map(|h| Hot {
+            id: h.method,
+            name: names.short_method(h.method),
+            qualified_name: names.qualified_method(h.method),
+            calls: h.calls,
         })
         .collect()
 }

@@ -135,6 +135,13 @@ pub enum Error {
         /// Where the limit was exceeded.
         at: Position,
     },
+    /// Bytes that do not start like JSON at all (an `.iprof` file is one JSON object): a heap
+    /// dump, a recording or a binary handed to the wrong reader.
+    #[error("1:1: not a JSON profile: an .iprof file starts with `{{`, this one with {found}")]
+    NotJson {
+        /// What the input starts with (and what it looks like, when its magic is known).
+        found: String,
+    },
     /// The input is gzip- or xz-compressed: decompress it first with [`crate::decompress`].
     #[error(
         "1:1: the input is {format}-compressed (magic bytes {magic}); decompress it first \
@@ -146,8 +153,8 @@ pub enum Error {
         /// The magic bytes found, in hex.
         magic: &'static str,
     },
-    /// Invalid or truncated gzip data, or more output than the caller allows (see
-    /// [`crate::gzip`]).
+    /// Invalid or truncated gzip data, or more output than the caller allows (see the `gzip`
+    /// module, feature `gzip`).
     #[error("byte {offset} of the gzip data: {what}")]
     Gzip {
         /// What is wrong.
@@ -155,8 +162,8 @@ pub enum Error {
         /// The byte offset in the compressed input.
         offset: usize,
     },
-    /// Invalid or truncated xz data, or more output than the caller allows (see
-    /// [`crate::xz`]).
+    /// Invalid or truncated xz data, or more output than the caller allows (see the `xz`
+    /// module, feature `xz`).
     #[error("byte {offset} of the xz data: {what}")]
     Xz {
         /// What is wrong.
@@ -196,6 +203,11 @@ impl Error {
             | Error::MissingKey { at, .. }
             | Error::DuplicateKey { at, .. }
             | Error::TooDeep { at, .. } => Some(*at),
+            Error::NotJson { .. } => Some(Position {
+                line: 1,
+                column: 1,
+                offset: 0,
+            }),
             Error::Compressed { .. }
             | Error::Gzip { .. }
             | Error::Xz { .. }

@@ -5,8 +5,9 @@
 //! (schema 1.0.0 and 1.1.0, the identical 0.4.0, the legacy 0.2.0) into one [`Profile`],
 //! borrowing names and contexts from the input; checks it against the schema
 //! ([`Profile::validate`]); resolves ids to names ([`Names`]); writes it back in GraalVM's
-//! layout ([`Profile::to_json`]); merges profiles of several runs ([`merge()`]) and folds
-//! sampled stacks for flame graphs ([`folded`]); gzip- and xz-compressed profiles are
+//! layout ([`Profile::to_json`]); merges profiles of several runs ([`merge()`]), ranks the
+//! hottest methods ([`Profile::hottest_methods`]) and folds sampled stacks for flame graphs
+//! ([`folded`]); gzip- and xz-compressed profiles are
 //! decompressed by [`decompress`] (features `gzip`, `xz`). It does no I/O.
 //!
 //! ```
@@ -54,6 +55,7 @@ pub mod error;
 pub mod folded;
 #[cfg(feature = "gzip")]
 pub mod gzip;
+pub mod hot;
 pub mod legacy;
 pub mod merge;
 pub mod model;
@@ -71,6 +73,7 @@ use std::borrow::Cow;
 pub use callctx;
 pub use callctx::{Context, ContextBuf, Frame};
 pub use error::{Error, Position, Result};
+pub use hot::HotMethod;
 pub use merge::{MergeOptions, merge};
 pub use model::{
     Ctx, Extra, ExtraMember, Layout, Method, Profile, ProfileEntry, RawJson, Section, TopLevelKey,

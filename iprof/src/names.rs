@@ -71,17 +71,17 @@ impl<'p> Names<'p> {
     }
 
     /// The `Class.getName()` name of type `id` (`[Ljava.lang.String;`).
-    pub fn type_name(&self, id: i64) -> Option<&'p str> {
-        self.types.get(&id).map(|t| t.raw)
+    pub fn type_name(&self, id: impl Into<i64>) -> Option<&'p str> {
+        self.types.get(&id.into()).map(|t| t.raw)
     }
 
     /// The method with this id.
-    pub fn method_entry(&self, id: i64) -> Option<&'p Method<'p>> {
-        self.methods.get(&id).copied()
+    pub fn method_entry(&self, id: impl Into<i64>) -> Option<&'p Method<'p>> {
+        self.methods.get(&id.into()).copied()
     }
 
     /// The method with this id, ready to be displayed.
-    pub fn method(&self, id: i64) -> Option<MethodName<'_, 'p>> {
+    pub fn method(&self, id: impl Into<i64>) -> Option<MethodName<'_, 'p>> {
         self.method_entry(id).map(|method| MethodName {
             names: self,
             method,
@@ -99,7 +99,8 @@ impl<'p> Names<'p> {
     }
 
     /// The short name of method `id` (`Fib.fibonacci()`), or `<method id>` if it is unknown.
-    pub fn short_method(&self, id: i64) -> String {
+    pub fn short_method(&self, id: impl Into<i64>) -> String {
+        let id = id.into();
         match self.method(id) {
             Some(m) => m.short().to_string(),
             None => format!("<method {id}>"),
@@ -107,7 +108,8 @@ impl<'p> Names<'p> {
     }
 
     /// The fully qualified name of method `id`, or `<method id>` if it is unknown.
-    pub fn qualified_method(&self, id: i64) -> String {
+    pub fn qualified_method(&self, id: impl Into<i64>) -> String {
+        let id = id.into();
         match self.method(id) {
             Some(m) => m.qualified().to_string(),
             None => format!("<method {id}>"),

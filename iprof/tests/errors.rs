@@ -252,3 +252,41 @@ fn string_scanning_at_every_alignment() {
         assert_eq!(e.position().unwrap().offset, 12 + name.len(), "{e}");
     }
 }
+
+#[test]
+fn files_of_other_formats_are_not_json_profiles() {
+    let hprof = std::fs::read("../hprof/tests/data/binary/heapgen_jdk17.hprof").unwrap();
+    let e = Profile::parse(&hprof).unwrap_err();
+    assert!(matches!(e, Error::NotJson { .. }), "{e:?}");
+    assert_eq!(
+        e.to_string(),
+        "1:1: not a JSON profile: an .iprof file starts with `{`, this one with \
+         \"JAVA PROFILE 1.0\" (an HPROF heap dump?)"
+    );
+    let text = std::fs::read("../hprof/tests/data/ascii/SimNet_java.hprof.txt").unwrap();
+    let e = Profile::parse(&text).unwrap_err();
+    assert!(matches!(e, Error::NotJson { .. }), "{e:?}");
+    let e = Profile::parse(&[0xca, 0xfe, 0xba, 0xbe, 0, 0, 0, 0x3d][..]).unwrap_err();
+    assert!(
+        e.to_string()
+            .ends_with("bytes ca fe ba be 00 00 00 3d (a Java class file?)"),
+        "{e}"
+    );
+    // Leading white space and a byte order mark are still a JSON profile's.
+    assert!(Profile::parse("\u{feff} \n{").is_err_and(|e| !matches!(e, Error::NotJson { .. })));
+    assert!(Profile::parse("\u{feff} {\"version\":\"1.0.0\",\"types\":[],\"methods\":[]}").is_ok());
+}
+
+#[test]
+fn names_take_the_method_ids_of_contexts_and_of_the_model() {
+    let text = r#"{"version":"1.0.0","types":[{"id":8,"name":"void"},{"id":10,"name":"Fib"}],
+      "methods":[{"id":19551,"name":"fibonacci","signature":[10,8]}],
+      "callCountProfiles":[{"ctx":"19551:0","records":[3]}]}"#;
+    let profile = Profile::parse(text).unwrap();
+    let names = profile.names();
+    let counted = profile.call_counts().next().unwrap().method().unwrap();
+    // A context's `u32` and the model's `i64` ids name the same method.
+    assert_eq!(names.short_method(counted), "Fib.fibonacci()");
+    assert_eq!(names.short_method(profile.methods[0].id), "Fib.fibonacci()");
+    assert_eq!(profile.hottest_methods(1)[0].calls, 3);
+}

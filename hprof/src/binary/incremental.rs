@@ -20,8 +20,8 @@ use super::heap_dump::{
     sub_record_what, sub_tag,
 };
 use super::records::{
-    HeapDump, RECORD_HEADER_LEN, Record, RecordHeader, UnknownTags, is_known_tag, parse_body,
-    record_what, tag,
+    HeapDump, RECORD_HEADER_LEN, Record, RecordHeader, UnknownTags, Wholeness, is_known_tag,
+    parse_body, record_what,
 };
 use super::types::IdSize;
 
@@ -195,10 +195,8 @@ pub struct Decoder {
     max_item: Option<u64>,
     /// Whether the file-level checks of [`Decoder::finish`] apply (not for a range).
     whole_file: bool,
-    /// Top-level records seen.
-    records: u64,
-    /// A `HEAP_DUMP_SEGMENT` was seen and no `HEAP_DUMP_END` after it yet.
-    segments_open: bool,
+    /// What the file-level checks of [`Decoder::finish`] need.
+    whole: Wholeness,
 }
 
 /// The largest record or sub-record a [`Decoder`] asks to buffer when the input's size is not
@@ -222,8 +220,7 @@ impl Decoder {
             input_len: None,
             max_item: None,
             whole_file: true,
-            records: 0,
-            segments_open: false,
+            whole: Wholeness::default(),
         }
     }
 
@@ -260,12 +257,7 @@ impl Decoder {
 
     /// Counts a top-level record (for the file-level checks of [`Decoder::finish`]).
     fn count_record(&mut self, t: u8) {
-        self.records += 1;
-        match t {
-            tag::HEAP_DUMP_SEGMENT => self.segments_open = true,
-            tag::HEAP_DUMP_END => self.segments_open = false,
-            _ => {}
-        }
+        self.whole.see(t);
     }
 
     /// Checks that an item starting at file offset `start` (the decoder's offset), of which
@@ -349,19 +341,8 @@ impl Decoder {
         let end = self.offset + unconsumed.len() as u64;
         match self.state {
             State::Records if unconsumed.is_empty() => {
-                if self.whole_file && self.records == 0 {
-                    return Err(Error::Truncated {
-                        offset: end,
-                        expected: "a record after the file header (the file holds only its header)",
-                        needed: RECORD_HEADER_LEN as u64,
-                    });
-                }
-                if self.whole_file && self.segments_open {
-                    return Err(Error::Truncated {
-                        offset: end,
-                        expected: "the HEAP_DUMP_END record that ends the HEAP_DUMP_SEGMENTs",
-                        needed: RECORD_HEADER_LEN as u64,
-                    });
+                if self.whole_file {
+                    self.whole.check(end)?;
                 }
                 return Ok(());
             }

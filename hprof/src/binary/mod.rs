@@ -16,6 +16,7 @@
 //! Every parser reads through one [`Cursor`]; every error is an [`Error`] with a byte offset.
 
 pub mod cursor;
+pub mod diff;
 pub mod error;
 pub mod graph;
 pub mod header;
@@ -41,7 +42,7 @@ pub use index::{Index, LayoutCache};
 pub use records::{
     AllocSite, AllocSites, ControlSettings, CpuSample, CpuSamples, EndThread, Frame, HeapDump,
     HeapSummary, IdList, LoadClass, Record, RecordHeader, Records, StartThread, Trace, UnknownTags,
-    UnloadClass, Utf8,
+    UnloadClass, Utf8, Wholeness,
 };
 pub use types::{BasicType, Id, IdSize, Value};
 pub use write::Writer;

@@ -723,10 +723,8 @@ pub struct Records<'a> {
     salvage: bool,
     /// The error to yield after a heap dump cut off by the end of the input (salvage mode).
     pending: Option<Error>,
-    /// Records yielded so far.
-    records: u64,
-    /// A `HEAP_DUMP_SEGMENT` was yielded and no `HEAP_DUMP_END` after it yet.
-    segments_open: bool,
+    /// What the end-of-file checks need.
+    whole: Wholeness,
 }
 
 impl<'a> Records<'a> {
@@ -751,8 +749,7 @@ impl<'a> Records<'a> {
             done: false,
             salvage: false,
             pending: None,
-            records: 0,
-            segments_open: false,
+            whole: Wholeness::default(),
         }
     }
 
@@ -785,7 +782,7 @@ impl<'a> Records<'a> {
         loop {
             if self.c.is_empty() {
                 if self.salvage {
-                    self.check_complete()?;
+                    self.whole.check(self.c.offset())?;
                 }
                 return Ok(None);
             }
@@ -812,12 +809,7 @@ impl<'a> Records<'a> {
                     body
                 }
             };
-            self.records += 1;
-            match header.tag {
-                tag::HEAP_DUMP_SEGMENT => self.segments_open = true,
-                tag::HEAP_DUMP_END => self.segments_open = false,
-                _ => {}
-            }
+            self.whole.see(header.tag);
             if !is_known_tag(header.tag) {
                 match self.unknown {
                     UnknownTags::Surface => {}
@@ -836,19 +828,50 @@ impl<'a> Records<'a> {
     }
 }
 
-impl Records<'_> {
-    /// The file-level checks at the end of the input (salvage mode).
-    fn check_complete(&self) -> Result<()> {
+/// The file-level judgement of "whole" that every reader of a dump shares: a file holds at
+/// least one record after its header, and `HEAP_DUMP_SEGMENT`s are closed by a `HEAP_DUMP_END`.
+/// Feed it every top-level record's tag with [`see`](Wholeness::see), then ask
+/// [`check`](Wholeness::check) at the end of the input.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Wholeness {
+    /// Top-level records seen.
+    records: u64,
+    /// A `HEAP_DUMP_SEGMENT` was seen and no `HEAP_DUMP_END` after it yet.
+    segments_open: bool,
+}
+
+impl Wholeness {
+    /// Counts one top-level record of tag `t`.
+    pub fn see(&mut self, t: u8) {
+        self.records += 1;
+        match t {
+            tag::HEAP_DUMP_SEGMENT => self.segments_open = true,
+            tag::HEAP_DUMP_END => self.segments_open = false,
+            _ => {}
+        }
+    }
+
+    /// Top-level records seen so far.
+    pub fn records(&self) -> u64 {
+        self.records
+    }
+
+    /// The end-of-file checks, the input having ended at file offset `end`.
+    ///
+    /// # Errors
+    /// [`Error::Truncated`] for a file that holds only its header, or whose
+    /// `HEAP_DUMP_SEGMENT`s have no `HEAP_DUMP_END` after them.
+    pub fn check(&self, end: u64) -> Result<()> {
         if self.records == 0 {
             return Err(Error::Truncated {
-                offset: self.c.offset(),
+                offset: end,
                 expected: "a record after the file header (the file holds only its header)",
                 needed: RECORD_HEADER_LEN as u64,
             });
         }
         if self.segments_open {
             return Err(Error::Truncated {
-                offset: self.c.offset(),
+                offset: end,
                 expected: "the HEAP_DUMP_END record that ends the HEAP_DUMP_SEGMENTs",
                 needed: RECORD_HEADER_LEN as u64,
             });

@@ -3,6 +3,9 @@
 //! [`Writer`] splits heap dumps into `HEAP_DUMP_SEGMENT`s at a configurable size and closes
 //! them with `HEAP_DUMP_END`, as HotSpot does (`hprof.md` §1.1, §1.5 "Writers").
 
+mod builder;
+pub use builder::HeapBuilder;
+
 use std::io;
 
 use super::header::{Header, Version};

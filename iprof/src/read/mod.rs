@@ -32,11 +32,46 @@ pub(crate) fn parse_bytes(input: &[u8]) -> Result<Profile<'_>, Error> {
             magic: "fd 37 7a 58 5a 00",
         });
     }
+    let body = input.strip_prefix("\u{feff}".as_bytes()).unwrap_or(input);
+    let first = body.iter().find(|b| !b.is_ascii_whitespace());
+    if let Some(&b) = first {
+        // A JSON value that is not an object gets the grammar's own message; anything else
+        // is not JSON at all.
+        if !b"{[\"-0123456789tfn".contains(&b) {
+            return Err(Error::NotJson {
+                found: describe_start(input),
+            });
+        }
+    }
     match std::str::from_utf8(input) {
         Ok(text) => parse_str(text),
         Err(e) => Err(Error::InvalidUtf8 {
             at: Position::locate(input, e.valid_up_to()),
         }),
+    }
+}
+
+/// What `input` starts with, for [`Error::NotJson`]: its first bytes (printable ones as text,
+/// others in hex), and the format a known magic names.
+fn describe_start(input: &[u8]) -> String {
+    const MAGICS: [(&[u8], &str); 6] = [
+        (b"JAVA PROFILE ", "an HPROF heap dump"),
+        (b"FLR\0", "a JDK Flight Recorder recording"),
+        (b"\x7fELF", "an ELF binary"),
+        (b"PK\x03\x04", "a zip or jar archive"),
+        (b"\xca\xfe\xba\xbe", "a Java class file"),
+        (b"<?xml", "an XML document"),
+    ];
+    let head: Vec<u8> = input.iter().copied().take(16).collect();
+    let shown = if head.iter().all(|b| b.is_ascii_graphic() || *b == b' ') {
+        format!("{:?}", String::from_utf8_lossy(&head))
+    } else {
+        let hex: Vec<String> = head.iter().take(8).map(|b| format!("{b:02x}")).collect();
+        format!("bytes {}", hex.join(" "))
+    };
+    match MAGICS.iter().find(|(magic, _)| input.starts_with(magic)) {
+        Some((_, what)) => format!("{shown} ({what}?)"),
+        None => shown,
     }
 }
 

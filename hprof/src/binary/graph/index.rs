@@ -1,4 +1,4 @@
-//! The object index (issue 16, item 1): every `INSTANCE_DUMP`, `OBJ_ARRAY_DUMP`,
+//! The object index: every `INSTANCE_DUMP`, `OBJ_ARRAY_DUMP`,
 //! `PRIM_ARRAY_DUMP`, `PRIMITIVE_ARRAY_NODATA` and `CLASS_DUMP` of a dump (`hprof.md` §1.5),
 //! sorted once by id, with the file offset of its sub-record; plus the names, class layouts and
 //! GC roots the graph needs. Built in one pass over bytes the caller holds.
@@ -10,7 +10,7 @@ use super::super::error::{Error, Result};
 use super::super::header::Header;
 use super::super::heap_dump::{ClassDump, GcRoot, SubRecord, parse_sub_record, sub_tag};
 use super::super::histogram::{IdMap, java_class_name};
-use super::super::records::{Record, RecordHeader, Trace, parse_body, tag};
+use super::super::records::{Record, RecordHeader, Trace, Wholeness, parse_body, tag};
 use super::super::types::{BasicType, Id, IdSize};
 use super::{NodeIndex, Warnings};
 
@@ -97,6 +97,7 @@ impl<'a> ObjectIndex<'a> {
             header_len as u64,
             id_size,
         );
+        let mut whole = Wholeness::default();
         while !c.is_empty() {
             let rh = match RecordHeader::parse(&mut c) {
                 Ok(h) => h,
@@ -105,6 +106,7 @@ impl<'a> ObjectIndex<'a> {
                     break;
                 }
             };
+            whole.see(rh.tag);
             let is_dump = rh.tag == tag::HEAP_DUMP || rh.tag == tag::HEAP_DUMP_SEGMENT;
             let (body, cut) = match c.bytes(rh.length as usize, "a record body") {
                 Ok(b) => (b, None),
@@ -172,6 +174,12 @@ impl<'a> ObjectIndex<'a> {
                     traces.insert(t.stack_trace_serial, t);
                 }
                 _ => {}
+            }
+        }
+        if warnings.stopped_at.is_none() {
+            // The same judgement of a whole file as every other reader of a dump.
+            if let Err(e) = whole.check(c.offset()) {
+                warnings.stopped_at = Some(e);
             }
         }
         if pairs.len() > MAX_NODES {
@@ -391,7 +399,8 @@ impl<'a> ObjectIndex<'a> {
     }
 
     /// The class name of node `node` as the histogram spells it: `java.lang.String`,
-    /// `int[]`, `java.lang.Object[]`; a class object's is `java.lang.Class`; an object whose
+    /// `int[]`, `java.lang.Object[]`; a class object's is `java.lang.Class` (the class it
+    /// stands for is [`class_object_name`](ObjectIndex::class_object_name)); an object whose
     /// class has no `LOAD_CLASS` name gets `<unknown class 0x…>`.
     pub fn class_name_of(&self, node: NodeIndex) -> String {
         let class_id = match self.sub_record(node) {
@@ -408,6 +417,28 @@ impl<'a> ObjectIndex<'a> {
         };
         self.class_name(class_id)
             .unwrap_or_else(|| format!("<unknown class 0x{class_id:x}>"))
+    }
+
+    /// For a class object, the name of the class it stands for (`java.lang.System` for the
+    /// `java.lang.Class` instance of `System`); `None` for every other node.
+    pub fn class_object_name(&self, node: NodeIndex) -> Option<String> {
+        match self.sub_record(node) {
+            Ok(SubRecord::ClassDump(c)) => Some(
+                self.class_name(c.class_id)
+                    .unwrap_or_else(|| format!("<unknown class 0x{:x}>", c.class_id)),
+            ),
+            _ => None,
+        }
+    }
+
+    /// How a person would name node `node` in a list of objects: its class name
+    /// ([`class_name_of`](ObjectIndex::class_name_of)), except that a class object is
+    /// `class NAME` (`class java.lang.System`), as Eclipse MAT and ahat show it.
+    pub fn display_name(&self, node: NodeIndex) -> String {
+        match self.class_object_name(node) {
+            Some(name) => format!("class {name}"),
+            None => self.class_name_of(node),
+        }
     }
 
     /// The class id of node `node`'s class (`None` for primitive arrays and class objects,

@@ -1,4 +1,4 @@
-//! The heap as a graph (issue 16): an object index, references both ways, GC roots, shortest
+//! The heap as a graph: an object index, references both ways, GC roots, shortest
 //! paths from the roots, the dominator tree, retained sizes and unreachable objects — over the
 //! bytes of a whole dump the caller holds (e.g. a memory map), in compact `u32` arrays.
 //!
@@ -38,31 +38,63 @@
 //!
 //! # Example
 //!
+//! The objects retaining the most memory, each with the chain of references that keeps it
+//! alive, and the classes retaining the most. A real dump's bytes come from `std::fs::read`
+//! or a memory map (the `dominators` example maps it); this one is a cache of known shape.
+//!
 //! ```
 //! use hprof::binary::graph::{Graph, Options};
+//! use hprof::binary::write::HeapBuilder;
+//! use hprof::binary::{BasicType, GcRoot, IdSize, Value};
 //!
-//! let data = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"),
-//!     "/tests/data/binary/heapgen_jdk17.hprof"))?;
+//! // A class `Cache` whose static field `INSTANCE` holds a cache of three 1000-byte items.
+//! let mut heap = HeapBuilder::new(IdSize::Eight);
+//! heap.class(0x10, "java.lang.Object", 0, &[])
+//!     .class_with_statics(0x20, "com.example.Cache", 0x10,
+//!         &[("items", BasicType::Object)], &[("INSTANCE", Value::Object(0x100))])
+//!     .class(0x30, "[Ljava.lang.Object;", 0x10, &[])
+//!     .class(0x40, "com.example.Item", 0x10, &[("payload", BasicType::Object)])
+//!     .instance(0x100, 0x20, &[Value::Object(0x200)])
+//!     .object_array(0x200, 0x30, &[0x300, 0x301, 0x302]);
+//! for k in 0..3 {
+//!     heap.instance(0x300 + k, 0x40, &[Value::Object(0x400 + k)])
+//!         .primitive_array(0x400 + k, BasicType::Byte, &[0; 1000]);
+//! }
+//! heap.root(GcRoot::StickyClass { object_id: 0x20 });
+//! let data = heap.build()?;
+//!
 //! let graph = Graph::build(&data, Options::default())?;
 //! let summary = graph.summary();
-//! assert_eq!(summary.objects, summary.reachable + summary.unreachable);
-//! assert!(summary.roots > 100);
+//! assert_eq!(summary.objects, 12);
+//! assert_eq!((summary.reachable, summary.unreachable), (12, 0));
 //!
-//! // The three objects retaining the most, largest first.
+//! // The top retainers, largest first: the class, whose static field holds the cache; then
+//! // the cache; then its array.
 //! let top = graph.top_retained(3);
-//! assert!(top[0].retained >= top[1].retained && top[1].retained >= top[2].retained);
-//! let name = graph.index().class_name_of(top[0].node);
-//! assert!(!name.is_empty());
+//! let index = graph.index();
+//! let names: Vec<String> = top.iter().map(|r| index.display_name(r.node)).collect();
+//! assert_eq!(names, ["class com.example.Cache", "com.example.Cache", "java.lang.Object[]"]);
+//! assert_eq!(top[1].retained, 8 + (24 + 3 * (8 + 1000)));
 //!
-//! // A leak trace: a shortest chain of references from a GC root, with field names.
-//! let node = top[2].node;
-//! let path = graph.path_steps(node).expect("reachable");
-//! assert_eq!(path.last().map(|s| s.node), Some(node));
-//! assert!(path.iter().rev().skip(1).all(|s| s.via.is_some()));
+//! // Why the array is alive: a shortest chain of references from a GC root, with fields.
+//! let path = graph.path_steps(top[2].node).expect("reachable");
+//! let chain: Vec<String> = path.iter()
+//!     .map(|s| match &s.via {
+//!         Some(via) => format!("{} {via}", index.display_name(s.node)),
+//!         None => index.display_name(s.node),
+//!     })
+//!     .collect();
+//! assert_eq!(chain, ["class com.example.Cache static INSTANCE", "com.example.Cache .items",
+//!     "java.lang.Object[]"]);
 //!
-//! // Who references it (the reverse index is built on demand).
+//! // Retained size per class (an instance dominated by another of its class counts once).
+//! let by_class = graph.class_retained();
+//! let item = by_class.iter().find(|c| c.class_name == "com.example.Item").expect("a row");
+//! assert_eq!((item.instances, item.retained), (3, 3 * (8 + 1000)));
+//!
+//! // Who references an object (the reverse index is built on demand).
 //! let reverse = graph.reverse_index();
-//! assert!(path.len() < 2 || reverse.targets(node).any(|p| p == path[path.len() - 2].node));
+//! assert!(reverse.targets(top[2].node).any(|p| p == top[1].node));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
@@ -72,6 +104,8 @@ pub mod index;
 pub mod paths;
 pub mod retained;
 pub mod roots;
+pub mod strings;
+pub mod suspects;
 #[cfg(test)]
 mod tests;
 
@@ -82,7 +116,9 @@ pub use edges::{Edges, Via};
 pub use index::{Lookup, NodeKind, ObjectIndex};
 pub use paths::PathStep;
 pub use retained::{ClassRetained, Shallow};
-pub use roots::{RootEntry, RootGroup};
+pub use roots::{MissingRoots, RootEntry, RootGroup};
+pub use strings::DuplicateString;
+pub use suspects::{NamedNode, Suspect, SuspectKind, SuspectOptions};
 
 /// A node: an index into the sorted ids of an [`ObjectIndex`].
 pub type NodeIndex = u32;
@@ -107,6 +143,9 @@ pub struct Options<'f> {
     pub policy: EdgePolicy,
     /// How shallow sizes are counted.
     pub shallow: Shallow<'f>,
+    /// What stands in for the GC roots when the dump has objects but no root (a dump cut
+    /// before its root records); see [`Warnings::roots_missing`].
+    pub missing_roots: MissingRoots,
 }
 
 impl Options<'_> {
@@ -115,6 +154,7 @@ impl Options<'_> {
         Options {
             policy: EdgePolicy::Ahat,
             shallow: Shallow::Ahat,
+            missing_roots: MissingRoots::Nothing,
         }
     }
 }
@@ -136,6 +176,10 @@ pub struct Warnings {
     pub short_instances: u64,
     /// Classes whose superclass chain names a class with no `CLASS_DUMP`.
     pub missing_superclasses: u64,
+    /// The dump has objects but no GC root names one: it was most likely cut before its
+    /// root records (HotSpot writes them after the objects), so nothing is reachable unless
+    /// [`Options::missing_roots`] chose stand-ins.
+    pub roots_missing: bool,
     /// Where decoding stopped early (a dump cut short, or sub-records that stop decoding):
     /// the first such error. Everything before it is in the graph; the rest of a damaged
     /// heap-dump record is skipped, later records are still read.
@@ -146,6 +190,47 @@ impl Warnings {
     /// Whether there is nothing to report.
     pub fn is_empty(&self) -> bool {
         *self == Warnings::default()
+    }
+}
+
+/// One clause per problem, `; `-separated (empty when there is none).
+impl std::fmt::Display for Warnings {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut parts: Vec<String> = Vec::new();
+        if let Some(e) = &self.stopped_at {
+            parts.push(format!("stopped early: {e}"));
+        }
+        if self.roots_missing {
+            parts.push(
+                "no GC root names an object (the dump was likely cut before its root records)"
+                    .to_owned(),
+            );
+        }
+        for (count, what) in [
+            (self.duplicate_ids, "sub-records with an id already taken"),
+            (
+                self.dangling_references,
+                "references to ids that name no object",
+            ),
+            (self.dangling_roots, "roots naming no object"),
+            (
+                self.unknown_classes,
+                "instances of classes with no CLASS_DUMP",
+            ),
+            (
+                self.short_instances,
+                "instances shorter than their class layout",
+            ),
+            (
+                self.missing_superclasses,
+                "classes with a missing superclass",
+            ),
+        ] {
+            if count > 0 {
+                parts.push(format!("{count} {what}"));
+            }
+        }
+        f.write_str(&parts.join("; "))
     }
 }
 
@@ -234,11 +319,16 @@ impl<'a, 'f> Graph<'a, 'f> {
         progress: &mut dyn FnMut(&'static str),
     ) -> Graph<'a, 'f> {
         let n = index.len();
-        let (roots, dangling_roots) = roots::root_nodes(&index);
+        let (mut roots, dangling_roots) = roots::root_nodes(&index);
         progress("references");
         let mut warnings = std::mem::take(&mut index.warnings);
         warnings.dangling_roots = dangling_roots;
-        let edges = Edges::build(&index, options.policy, &roots, &mut warnings);
+        warnings.roots_missing = roots.is_empty() && n > 0;
+        let mut edges = Edges::build(&index, options.policy, &roots, &mut warnings);
+        if warnings.roots_missing && options.missing_roots != MissingRoots::Nothing {
+            roots = roots::stand_in_roots(&index, &edges, options.missing_roots);
+            edges = Edges::build(&index, options.policy, &roots, &mut Warnings::default());
+        }
         index.warnings = warnings;
         let weak = options.policy == EdgePolicy::Ahat;
         let reached = weak.then(|| {
@@ -287,7 +377,8 @@ impl<'a, 'f> Graph<'a, 'f> {
         self.index.node(id)
     }
 
-    /// The distinct root nodes, ascending.
+    /// The distinct root nodes, ascending (the stand-ins of [`Options::missing_roots`] when
+    /// the dump has none).
     pub fn roots(&self) -> &[NodeIndex] {
         &self.roots
     }

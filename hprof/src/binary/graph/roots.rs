@@ -1,4 +1,4 @@
-//! GC roots (issue 16, item 3): the root sub-records of `hprof.md` §1.5 (JDK 0xFF, 0x01–0x08;
+//! GC roots: the root sub-records of `hprof.md` §1.5 (JDK 0xFF, 0x01–0x08;
 //! Android 0x89–0x8E, 0x90), grouped by kind, with the thread and frame they name.
 
 use std::collections::HashMap;
@@ -6,7 +6,8 @@ use std::collections::HashMap;
 use super::super::heap_dump::GcRoot;
 use super::super::types::Id;
 use super::NodeIndex;
-use super::index::ObjectIndex;
+use super::edges::{Edges, WEAK};
+use super::index::{NodeKind, ObjectIndex};
 
 /// Whether a root sub-record makes its object a graph root: every kind except Android's
 /// `ROOT_UNREACHABLE` (0x90); id 0 and ids naming no node are dropped by the caller.
@@ -124,4 +125,101 @@ pub(crate) fn root_nodes(ix: &ObjectIndex<'_>) -> (Vec<NodeIndex>, u64) {
     nodes.sort_unstable();
     nodes.dedup();
     (nodes, dangling)
+}
+
+/// What stands in for the GC roots of a dump that has objects but no root naming one — a
+/// HotSpot dump cut before its root records, which it writes after the objects.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[non_exhaustive]
+pub enum MissingRoots {
+    /// No roots: nothing is reachable, every object is listed as unreachable.
+    #[default]
+    Nothing,
+    /// The class objects of the boot loader (class loader id 0), which HotSpot would have
+    /// named as `ROOT_STICKY_CLASS`: their static fields hold much of an application's state.
+    SystemClasses,
+    /// The boot loader's classes, then every object that no other object references, then
+    /// (for what still stands apart, such as a cycle) its smallest-id object: every object is
+    /// then in the dominator tree, as Eclipse MAT's "keep unreachable objects" does.
+    Unreferenced,
+}
+
+/// The stand-in roots chosen by `rule` for a dump without roots, ascending. `edges` are the
+/// graph's edges (their super-root row is ignored).
+pub(crate) fn stand_in_roots(
+    ix: &ObjectIndex<'_>,
+    edges: &Edges,
+    rule: MissingRoots,
+) -> Vec<NodeIndex> {
+    let n = ix.len();
+    let mut roots: Vec<NodeIndex> = match rule {
+        MissingRoots::Nothing => return Vec::new(),
+        MissingRoots::SystemClasses | MissingRoots::Unreferenced => (0..n as NodeIndex)
+            .filter(|&v| {
+                ix.kind(v) == Some(NodeKind::Class)
+                    && ix
+                        .id(v)
+                        .and_then(|id| ix.class_dump(id))
+                        .is_some_and(|c| c.class_loader_id == 0)
+            })
+            .collect(),
+    };
+    if rule == MissingRoots::Unreferenced {
+        let mut referenced = vec![0u64; n.div_ceil(64)];
+        for v in 0..n as u32 {
+            for &t in edges.row(v) {
+                let w = t & !WEAK;
+                if w != v {
+                    set(&mut referenced, w);
+                }
+            }
+        }
+        let mut reached = vec![0u64; n.div_ceil(64)];
+        let mut stack: Vec<u32> = Vec::new();
+        let visit = |start: u32, reached: &mut Vec<u64>, stack: &mut Vec<u32>| {
+            if is_set(reached, start) {
+                return;
+            }
+            set(reached, start);
+            stack.push(start);
+            while let Some(v) = stack.pop() {
+                for &t in edges.row(v) {
+                    let w = t & !WEAK;
+                    if (w as usize) < n && !is_set(reached, w) {
+                        set(reached, w);
+                        stack.push(w);
+                    }
+                }
+            }
+        };
+        for &r in &roots {
+            visit(r, &mut reached, &mut stack);
+        }
+        for v in 0..n as u32 {
+            if !is_set(&referenced, v) && !is_set(&reached, v) {
+                roots.push(v);
+                visit(v, &mut reached, &mut stack);
+            }
+        }
+        for v in 0..n as u32 {
+            if !is_set(&reached, v) {
+                roots.push(v);
+                visit(v, &mut reached, &mut stack);
+            }
+        }
+        roots.sort_unstable();
+    }
+    roots
+}
+
+fn set(bits: &mut [u64], v: u32) {
+    if let Some(w) = bits.get_mut(v as usize / 64) {
+        *w |= 1 << (v % 64);
+    }
+}
+
+fn is_set(bits: &[u64], v: u32) -> bool {
+    bits.get(v as usize / 64)
+        .is_some_and(|w| w >> (v % 64) & 1 == 1)
 }
