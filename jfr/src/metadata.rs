@@ -251,7 +251,12 @@ fn table_string<'t>(
         })
 }
 
-fn read_element<'t>(table: &'t [String], c: &mut Cursor<'_>, depth: usize) -> Result<Element<'t>> {
+/// An element's name and attributes, and how many children follow it.
+fn read_head<'t>(
+    table: &'t [String],
+    c: &mut Cursor<'_>,
+    depth: usize,
+) -> Result<(Element<'t>, usize)> {
     let offset = c.pos();
     if depth > MAX_ELEMENT_DEPTH {
         return Err(Error::invalid(
@@ -270,16 +275,23 @@ fn read_element<'t>(table: &'t [String], c: &mut Cursor<'_>, depth: usize) -> Re
         attributes.push((k, v));
     }
     let n = c.count("metadata child count")?;
-    let mut children = Vec::with_capacity(n);
-    for _ in 0..n {
-        children.push(read_element(table, c, depth + 1)?);
-    }
-    Ok(Element {
+    let element = Element {
         name,
         attributes,
-        children,
+        children: Vec::new(),
         offset,
-    })
+    };
+    Ok((element, n))
+}
+
+/// An element with all its descendants.
+fn read_element<'t>(table: &'t [String], c: &mut Cursor<'_>, depth: usize) -> Result<Element<'t>> {
+    let (mut element, n) = read_head(table, c, depth)?;
+    element.children = Vec::with_capacity(n);
+    for _ in 0..n {
+        element.children.push(read_element(table, c, depth + 1)?);
+    }
+    Ok(element)
 }
 
 fn id_attr(e: &Element, key: &'static str, what: &'static str) -> Result<u64> {
@@ -423,7 +435,8 @@ impl Metadata {
                 }
             }
         }
-        let root = read_element(&table, &mut c, 0)?;
+        // One class's subtree at a time: the tree is never held whole.
+        let (root, children) = read_head(&table, &mut c, 0)?;
         if root.name != "root" {
             return Err(Error::invalid(
                 "metadata root element",
@@ -437,18 +450,17 @@ impl Metadata {
             body: body.to_vec(),
             ..Metadata::default()
         };
-        for child in &root.children {
-            match child.name {
-                "metadata" => {
-                    for e in child.children.iter().filter(|e| e.name == "class") {
-                        md.classes.push(class(e)?);
-                    }
+        for _ in 0..children {
+            let (child, n) = read_head(&table, &mut c, 1)?;
+            for _ in 0..n {
+                let e = read_element(&table, &mut c, 2)?;
+                if child.name == "metadata" && e.name == "class" {
+                    md.classes.push(class(&e)?);
                 }
-                "region" => {
-                    md.region.locale = child.attr("locale").map(str::to_owned);
-                    md.region.gmt_offset_ms = child.attr("gmtOffset").and_then(|v| v.parse().ok());
-                }
-                _ => {}
+            }
+            if child.name == "region" {
+                md.region.locale = child.attr("locale").map(str::to_owned);
+                md.region.gmt_offset_ms = child.attr("gmtOffset").and_then(|v| v.parse().ok());
             }
         }
         md.resolve(offset)?;
