@@ -221,3 +221,24 @@ fn fuzz_regressions() {
     }
     assert!(n >= 1);
 }
+
+/// A chunk still being written (the recorder's repository file, copied mid-run): its header
+/// covers what the last flush wrote; every event up to there decodes. Bytes the recorder had
+/// written past the flush (here: the chunk's own first bytes, appended) are reported, not
+/// decoded as a chunk.
+#[test]
+fn chunk_still_being_written() {
+    let data = std::fs::read("tests/data/alloc-inprogress.jfr").unwrap();
+    let chunk = jfr::ChunkHeader::parse(&data, 0).unwrap();
+    assert_ne!(chunk.generation(), 0, "{chunk:?}");
+    assert!(!chunk.is_final());
+    let (events, err) = event_offsets(&data);
+    assert!(err.is_none(), "{err:?}");
+    assert!(events.len() > 1000);
+    let mut longer = data.clone();
+    longer.extend_from_slice(&data[68..4000]);
+    let (again, err) = event_offsets(&longer);
+    assert_eq!(again, events);
+    let err = err.unwrap();
+    assert_eq!(err.offset() as usize, data.len(), "{err}");
+}

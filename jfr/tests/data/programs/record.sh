@@ -23,4 +23,13 @@ java -Xmx256m "-XX:StartFlightRecording=settings=default,jdk.ObjectAllocationInN
 java -Xmx256m -XX:FlightRecorderOptions=maxchunksize=1M \
     -XX:StartFlightRecording=settings=profile,filename=$out/alloc-chunks.jfr \
     -cp "$build" Alloc 6000 >/dev/null
+# A chunk still being written: the recorder's repository file, copied while the program runs
+# (the header says how far the last flush got; its generation byte is not yet 0).
+repo=$(mktemp -d)
+java -Xmx256m -XX:FlightRecorderOptions=repository=$repo -XX:StartFlightRecording=settings=profile \
+    -cp "$build" Alloc 10000 >/dev/null &
+sleep 6
+cp "$(find "$repo" -name '*.jfr' | head -1)" $out/alloc-inprogress.jfr
+wait
+rm -rf "$repo"
 ls -l $out/*.jfr
