@@ -168,6 +168,38 @@ impl<'a> Chunk<'a> {
         })
     }
 
+    /// The name of the class with this key in the `java.lang.Class` pool, as the recorder
+    /// writes it (`java/lang/String`, `[B`); `None` if the pool has no such entry.
+    pub fn class_name(&self, key: i64) -> Result<Option<Cow<'a, str>>> {
+        self.name_in_pool("java.lang.Class", key, &["name"])
+    }
+
+    /// The name of the thread with this key in the `java.lang.Thread` pool: its Java name,
+    /// else its OS name; `None` if the pool has no such entry.
+    pub fn thread_name(&self, key: i64) -> Result<Option<Cow<'a, str>>> {
+        self.name_in_pool("java.lang.Thread", key, &["javaName", "osName"])
+    }
+
+    fn name_in_pool(&self, pool: &str, key: i64, fields: &[&str]) -> Result<Option<Cow<'a, str>>> {
+        let Some(class) = self.metadata.classes.iter().position(|c| c.name == pool) else {
+            return Ok(None);
+        };
+        let Value::Object(o) = self.constant(class, key)? else {
+            return Ok(None);
+        };
+        for name in fields {
+            let v = match field(&self.metadata, &o, name) {
+                Some(v @ Value::Constant(_)) => self.resolve(v.clone())?,
+                Some(v) => v.clone(),
+                None => continue,
+            };
+            if let Value::String(s) = v {
+                return Ok(Some(s));
+            }
+        }
+        Ok(None)
+    }
+
     /// The method with this key in the pool of the class at index `class` (`jdk.types.Method`).
     pub fn method(&self, class: usize, key: i64) -> Result<Option<Method<'a>>> {
         let Value::Object(m) = self.constant(class, key)? else {

@@ -40,6 +40,10 @@ fn typed_counts(path: &str) -> BTreeMap<&'static str, usize> {
                 TypedEvent::NativeMethodSample(_) => "NativeMethodSample",
                 TypedEvent::ObjectAllocationSample(s) => {
                     assert!(s.weight > 0 && s.object_class != 0);
+                    let class = chunk.class_name(s.object_class).unwrap().unwrap();
+                    assert!(!class.is_empty() && !class.contains('.'), "{class}");
+                    let thread = chunk.thread_name(s.common.thread).unwrap().unwrap();
+                    assert!(!thread.is_empty());
                     "ObjectAllocationSample"
                 }
                 TypedEvent::ObjectAllocationInNewTlab(a) => {
