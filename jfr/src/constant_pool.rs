@@ -110,7 +110,9 @@ impl ConstantPools {
             })?;
             let n = e.count("constant-pool entry count")?;
             let pool = self.pools.entry(class_id).or_default();
-            pool.reserve(n);
+            // Real pools hold tens of thousands of entries; a hostile count grows the map only
+            // as entries decode.
+            pool.reserve(n.min(1 << 16));
             for _ in 0..n {
                 let key = e.long("constant-pool key")? as u64;
                 let at = e.pos();

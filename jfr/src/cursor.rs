@@ -4,6 +4,11 @@
 
 use crate::error::{Error, Result};
 
+/// Most items reserved up front for a count read from the input: counts are bounded by the
+/// bytes left, but an item in memory is larger than its one byte on disk, so vectors grow
+/// past this only as items actually decode.
+pub(crate) const PREALLOCATE: usize = 1024;
+
 /// A position in the input with a limit; every read is checked and returns a `Result` whose
 /// error carries the byte offset.
 #[derive(Debug, Clone)]

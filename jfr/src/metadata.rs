@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use crate::cursor::Cursor;
+use crate::cursor::{Cursor, PREALLOCATE};
 use crate::error::{Error, Result};
 use crate::idmap::IdMap;
 use crate::strings::{self, RawString};
@@ -268,7 +268,7 @@ fn read_head<'t>(
     }
     let name = table_string(table, c, "metadata element name")?;
     let n = c.count("metadata attribute count")?;
-    let mut attributes = Vec::with_capacity(n);
+    let mut attributes = Vec::with_capacity(n.min(PREALLOCATE));
     for _ in 0..n {
         let k = table_string(table, c, "metadata attribute name")?;
         let v = table_string(table, c, "metadata attribute value")?;
@@ -287,7 +287,7 @@ fn read_head<'t>(
 /// An element with all its descendants.
 fn read_element<'t>(table: &'t [String], c: &mut Cursor<'_>, depth: usize) -> Result<Element<'t>> {
     let (mut element, n) = read_head(table, c, depth)?;
-    element.children = Vec::with_capacity(n);
+    element.children = Vec::with_capacity(n.min(PREALLOCATE));
     for _ in 0..n {
         element.children.push(read_element(table, c, depth + 1)?);
     }
@@ -419,7 +419,7 @@ impl Metadata {
         }
         let id = c.long("metadata id")?;
         let n = c.count("metadata string count")?;
-        let mut table = Vec::with_capacity(n);
+        let mut table = Vec::with_capacity(n.min(PREALLOCATE));
         for _ in 0..n {
             let at = c.pos();
             match strings::read(&mut c)? {

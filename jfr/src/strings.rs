@@ -29,7 +29,7 @@ pub(crate) fn read<'a>(c: &mut Cursor<'a>) -> Result<RawString<'a>> {
         }
         4 => {
             let len = c.count("char-array string length")?;
-            let mut units = Vec::with_capacity(len);
+            let mut units = Vec::with_capacity(len.min(crate::cursor::PREALLOCATE));
             for _ in 0..len {
                 units.push(c.short("char-array string char")? as u16);
             }

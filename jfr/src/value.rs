@@ -125,7 +125,7 @@ pub(crate) fn read_field<'a>(
 ) -> Result<Value<'a>> {
     if f.array {
         let n = c.count("array length")?;
-        let mut items = Vec::with_capacity(n);
+        let mut items = Vec::with_capacity(n.min(crate::cursor::PREALLOCATE));
         for _ in 0..n {
             items.push(read_kind(md, c, f.kind, depth)?);
         }
