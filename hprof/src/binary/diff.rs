@@ -7,6 +7,11 @@
 //! [`Histogram::rows`](super::Histogram::rows) does: the dumps give loaders only as object
 //! ids, which differ from dump to dump.
 //!
+//! Android ahat's `--baseline` comparison counts the same way for classes: by name, over
+//! reachable objects, with retained sizes (give both graphs `Options::ahat()` for ahat's
+//! sizes). It also pairs individual objects and allocation sites of the two dumps, which this
+//! module does not: it answers "which classes grew", not "which objects are new".
+//!
 //! Two ways to count:
 //! - [`HeapDiff::of_censuses`]: one streaming pass per dump ([`Census`]), every object
 //!   counted, bounded memory whatever the dump's size; no retained sizes;
@@ -109,7 +114,8 @@ impl ClassDelta {
     /// The growth the diff sorts by: retained bytes when known, else shallow bytes.
     fn growth(&self) -> (i64, i64, i64) {
         (
-            self.delta_retained().unwrap_or_else(|| self.delta_shallow()),
+            self.delta_retained()
+                .unwrap_or_else(|| self.delta_shallow()),
             self.delta_shallow(),
             self.delta_instances(),
         )
@@ -154,6 +160,11 @@ pub struct Census {
 }
 
 impl Census {
+    /// Whether the file header was read (a census of an empty or foreign file has not).
+    pub fn header_read(&self) -> bool {
+        self.header_seen
+    }
+
     /// Counts a whole dump held in memory (e.g. memory-mapped), even if cut off or damaged:
     /// everything before the first error, and that error.
     ///
@@ -278,7 +289,10 @@ impl HeapDiff {
             current: None,
         };
         for c in &classes {
-            for (from, to) in [(c.baseline, &mut total.baseline), (c.current, &mut total.current)] {
+            for (from, to) in [
+                (c.baseline, &mut total.baseline),
+                (c.current, &mut total.current),
+            ] {
                 if let Some(f) = from {
                     add(to, f.instances, f.shallow, None);
                 }

@@ -118,7 +118,7 @@ pub use paths::PathStep;
 pub use retained::{ClassRetained, Shallow};
 pub use roots::{MissingRoots, RootEntry, RootGroup};
 pub use strings::DuplicateString;
-pub use suspects::{NamedNode, Suspect, SuspectKind, SuspectOptions};
+pub use suspects::{NamedNode, NamedStep, Suspect, SuspectKind, SuspectOptions};
 
 /// A node: an index into the sorted ids of an [`ObjectIndex`].
 pub type NodeIndex = u32;

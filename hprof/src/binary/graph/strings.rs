@@ -136,7 +136,9 @@ impl ObjectIndex<'_> {
         let class_id = self
             .class_name_ids
             .iter()
-            .find(|&(&class_id, _)| self.class_name(class_id).as_deref() == Some("java.lang.String"))
+            .find(|&(&class_id, _)| {
+                self.class_name(class_id).as_deref() == Some("java.lang.String")
+            })
             .map(|(&class_id, _)| class_id)?;
         let dump = self.class_dump(class_id)?;
         let id_size = self.id_size();

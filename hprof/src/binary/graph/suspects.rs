@@ -6,8 +6,9 @@
 
 use std::collections::HashMap;
 
+use super::super::heap_dump::SubRecord;
 use super::dominators::NONE;
-use super::paths::PathStep;
+use super::edges::Via;
 use super::{Graph, NodeIndex};
 
 /// What to report ([`Graph::leak_suspects`]).
@@ -58,6 +59,21 @@ pub struct NamedNode {
     pub retained: u64,
 }
 
+/// One step of a suspect's path: an object, its name, and the reference to the next step.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct NamedStep {
+    /// The node.
+    pub node: NodeIndex,
+    /// Its object id.
+    pub id: u64,
+    /// How a person names it (`class com.example.Cache` for a class object).
+    pub class_name: String,
+    /// How it references the next step (`None` for the last): a field, a static field of a
+    /// class, an array element.
+    pub via: Option<Via>,
+}
+
 /// One leak suspect.
 #[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
@@ -74,8 +90,9 @@ pub struct Suspect {
     pub share: f64,
     /// Where the memory accumulates, walking down from `object`.
     pub accumulation_point: NamedNode,
-    /// A shortest path from a GC root to `object` (root first), with the field of each step.
-    pub path: Vec<PathStep>,
+    /// A shortest path from a GC root to the accumulation point (root first), with the field
+    /// of each step.
+    pub path: Vec<NamedStep>,
     /// The classes retaining the most inside the accumulation point (itself excluded), each
     /// instance counted once (not inside another instance of its class), largest first.
     pub top_classes: Vec<(String, u64)>,
@@ -83,18 +100,17 @@ pub struct Suspect {
 
 impl Graph<'_, '_> {
     /// The leak suspects, largest first: objects retaining at least `threshold` of the
-    /// reachable bytes, then classes whose instances do (a class whose top instance is already
-    /// an object suspect is still listed: MAT reports both views).
+    /// reachable bytes (the topmost of a chain of such objects: one below another is the same
+    /// leak), then classes whose instances outside those objects together do (each instance
+    /// counted once: not inside another instance of its class), MAT's two views.
     pub fn leak_suspects(&self, options: SuspectOptions) -> Vec<Suspect> {
         let total = self.summary().reachable_bytes;
         if total == 0 {
             return Vec::new();
         }
-        let threshold = (options.threshold * total as f64).ceil() as u64;
+        let threshold = ((options.threshold * total as f64).ceil() as u64).max(1);
         let tree = Children::new(&self.idom);
         let mut out = Vec::new();
-        // Objects, largest first; only the topmost of a chain of suspects (an object under a
-        // suspect retains less but may still pass the threshold: it is the same leak).
         let mut objects: Vec<NodeIndex> = (0..self.index.len() as NodeIndex)
             .filter(|&v| self.retained_size(v) >= threshold)
             .collect();
@@ -105,28 +121,79 @@ impl Graph<'_, '_> {
                 continue;
             }
             taken.push(v);
-            out.push(self.suspect(SuspectKind::Object, v, self.retained_size(v), total, &tree, options));
+            let retained = self.retained_size(v);
+            out.push(self.suspect(SuspectKind::Object, v, retained, total, &tree, options));
         }
-        for class in self.class_retained() {
-            if class.retained < threshold {
-                continue;
-            }
-            // The class's instance that retains the most.
-            let of_class = |v: NodeIndex| match class.class_id {
-                Some(id) => self.index.class_id_of(v) == Some(id),
-                None => self.index.class_name_of(v) == class.class_name,
-            };
-            let Some(top) = (0..self.index.len() as NodeIndex)
-                .filter(|&v| self.in_dominator_tree(v) && of_class(v))
-                .max_by_key(|&v| (self.retained_size(v), std::cmp::Reverse(v)))
-            else {
-                continue;
-            };
-            let mut s = self.suspect(SuspectKind::Class, top, class.retained, total, &tree, options);
-            s.class_name = class.class_name;
+        let mut classes: Vec<ClassTotal> = self
+            .class_totals(self.index.len() as NodeIndex, &tree, &taken)
+            .into_values()
+            .filter(|c| c.retained >= threshold)
+            .collect();
+        classes.sort_by_key(|c| (std::cmp::Reverse(c.retained), c.top));
+        for c in classes {
+            let mut s = self.suspect(SuspectKind::Class, c.top, c.retained, total, &tree, options);
+            s.class_name = self.index.class_name_of(c.top);
             out.push(s);
         }
         out
+    }
+
+    /// Per class key, inside `from`'s dominator subtree (`from` excluded) and outside the
+    /// subtrees of `skip`: the retained bytes of the instances not inside another instance of
+    /// their class, and the instance retaining the most.
+    fn class_totals(
+        &self,
+        from: NodeIndex,
+        tree: &Children,
+        skip: &[NodeIndex],
+    ) -> HashMap<u64, ClassTotal> {
+        let mut totals: HashMap<u64, ClassTotal> = HashMap::new();
+        // Classes on the path from `from` to the node being visited.
+        let mut active: HashMap<u64, u32> = HashMap::new();
+        let mut stack: Vec<(NodeIndex, usize, Option<u64>)> = vec![(from, 0, None)];
+        while let Some(&mut (v, ref mut pos, _)) = stack.last_mut() {
+            let Some(&c) = tree.of(v).get(*pos) else {
+                if let Some((_, _, Some(key))) = stack.pop() {
+                    if let Some(count) = active.get_mut(&key) {
+                        *count = count.saturating_sub(1);
+                    }
+                }
+                continue;
+            };
+            *pos += 1;
+            if skip.contains(&c) {
+                continue;
+            }
+            let key = self.class_key(c);
+            let retained = self.retained_size(c);
+            let count = active.entry(key).or_insert(0);
+            let t = totals.entry(key).or_insert(ClassTotal {
+                retained: 0,
+                top: c,
+                top_retained: 0,
+            });
+            if *count == 0 {
+                t.retained = t.retained.saturating_add(retained);
+            }
+            if retained > t.top_retained || (retained == t.top_retained && c < t.top) {
+                (t.top, t.top_retained) = (c, retained);
+            }
+            *count += 1;
+            stack.push((c, 0, Some(key)));
+        }
+        totals
+    }
+
+    /// A key per class: the class id of instances and object arrays, the element type of
+    /// primitive arrays, one key for class objects.
+    fn class_key(&self, v: NodeIndex) -> u64 {
+        match self.index.sub_record(v) {
+            Ok(SubRecord::InstanceDump(i)) => i.class_id,
+            Ok(SubRecord::ObjectArrayDump(a)) => a.array_class_id,
+            Ok(SubRecord::PrimitiveArrayDump(a)) => u64::MAX - u64::from(a.element_type.code()),
+            Ok(SubRecord::PrimitiveArrayNoData(a)) => u64::MAX - u64::from(a.element_type.code()),
+            _ => u64::MAX,
+        }
     }
 
     /// Whether `a` dominates `b` (or is `b`).
@@ -187,7 +254,17 @@ impl Graph<'_, '_> {
             retained,
             share: retained as f64 / total as f64,
             accumulation_point: self.named(point),
-            path: self.path_steps(v).unwrap_or_default(),
+            path: self
+                .path_steps(point)
+                .unwrap_or_default()
+                .into_iter()
+                .map(|s| NamedStep {
+                    node: s.node,
+                    id: s.id,
+                    class_name: self.index.display_name(s.node),
+                    via: s.via,
+                })
+                .collect(),
             top_classes: self.top_classes_under(point, tree, options.top_classes),
         }
     }
@@ -195,40 +272,22 @@ impl Graph<'_, '_> {
     /// Retained size per class inside `point`'s dominator subtree (`point` excluded), each
     /// instance counted once, largest first, then by name.
     fn top_classes_under(&self, point: NodeIndex, tree: &Children, n: usize) -> Vec<(String, u64)> {
-        let mut retained: HashMap<String, u64> = HashMap::new();
-        // Classes on the path from `point` to the node being visited (counted once: an instance
-        // under another of its class is already in that one's retained size).
-        let mut active: HashMap<String, u32> = HashMap::new();
-        let mut stack: Vec<(NodeIndex, usize, Option<String>)> = vec![(point, 0, None)];
-        while let Some((v, pos, _)) = stack.last().cloned() {
-            let children = tree.of(v);
-            if let Some(&c) = children.get(pos) {
-                if let Some(top) = stack.last_mut() {
-                    top.1 += 1;
-                }
-                let name = self.index.class_name_of(c);
-                let count = active.entry(name.clone()).or_insert(0);
-                if *count == 0 {
-                    *retained.entry(name.clone()).or_insert(0) += self.retained_size(c);
-                }
-                *count += 1;
-                stack.push((c, 0, Some(name)));
-            } else {
-                if let Some((_, _, Some(name))) = stack.pop() {
-                    if let Some(count) = active.get_mut(&name) {
-                        *count = count.saturating_sub(1);
-                    }
-                }
-                if stack.last().is_none() {
-                    break;
-                }
-            }
-        }
-        let mut rows: Vec<(String, u64)> = retained.into_iter().collect();
+        let mut rows: Vec<(String, u64)> = self
+            .class_totals(point, tree, &[])
+            .into_values()
+            .map(|t| (self.index.class_name_of(t.top), t.retained))
+            .collect();
         rows.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
         rows.truncate(n);
         rows
     }
+}
+
+/// One class's instances in a part of the dominator tree.
+struct ClassTotal {
+    retained: u64,
+    top: NodeIndex,
+    top_retained: u64,
 }
 
 /// The dominator tree's children lists (row `n`: the super-root's).
