@@ -7,6 +7,13 @@
 //! pools. A chunk the input holds only part of is read up to the cut, and its events end with
 //! [`Error::Truncated`].
 //!
+//! On top: [`Event::typed`] gives typed views of the events people profile with
+//! ([`TypedEvent`]), [`Chunk::stack_trace`] resolves stack traces ([`StackTrace`]),
+//! [`profile::Profile`] folds stacks with a weight and builds a function profile,
+//! [`json::write_event`] prints an event as `jfr print --json` does, and
+//! [`Chunk::check_records`] checks every field of every event of a chunk without building
+//! anything.
+//!
 //! ```
 //! // The smallest chunk there is: a header, a metadata event, one checkpoint, one event.
 //! let data = jfr::testing::tiny_recording();
