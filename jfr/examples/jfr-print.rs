@@ -14,7 +14,7 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use common::Out;
-use jfr::json::{JsonOptions, write_event};
+use jfr::json::{EventPrinter, JsonOptions};
 use lexopt::ValueExt;
 
 const USAGE: &str = "\
@@ -94,9 +94,10 @@ fn main() -> ExitCode {
             }
         }
         events.sort_by_key(|(end, _)| *end);
+        let mut printer = EventPrinter::new(chunk, options);
         for (_, e) in &events {
             line.clear();
-            if let Err(err) = write_event(e, &options, &mut line) {
+            if let Err(err) = printer.write(e, &mut line) {
                 out.flush()?;
                 return Ok(Some(err));
             }

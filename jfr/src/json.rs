@@ -25,36 +25,68 @@ impl Default for JsonOptions {
     }
 }
 
-/// Appends `event` to `out` as one JSON object on one line.
+/// Most bytes one event's JSON may take: constants that refer to other constants many times
+/// over could otherwise spell out an exponentially large tree.
+const MAX_EVENT_JSON: usize = 64 << 20;
+
+/// Appends `event` to `out` as one JSON object on one line. To print many events of one
+/// chunk, an [`EventPrinter`] renders each constant (a thread, a stack trace) once.
 pub fn write_event(event: &Event<'_, '_>, options: &JsonOptions, out: &mut String) -> Result<()> {
-    let values = event.values()?;
-    let chunk = event.chunk();
-    let Some(class) = event.class() else {
-        return Err(Error::invalid(
-            "event type",
-            "a declared type",
-            event.type_id(),
-            event.offset() as u64,
-        ));
-    };
-    let w = Writer {
-        chunk,
-        options,
-        offset_seconds: offset_seconds(chunk),
-    };
-    out.push_str("{\"type\": ");
-    string(out, &class.name);
-    out.push_str(", \"values\": {");
-    for (i, (f, v)) in class.fields.iter().zip(values.fields).enumerate() {
-        if i > 0 {
-            out.push_str(", ");
+    EventPrinter::new(event.chunk(), *options).write(event, out)
+}
+
+/// Prints the events of one chunk as [`write_event`] does, rendering each object constant
+/// (threads, stack traces, methods, classes) once and reusing the text.
+#[derive(Debug)]
+pub struct EventPrinter<'c, 'a> {
+    chunk: &'c Chunk<'a>,
+    options: JsonOptions,
+    offset_seconds: i32,
+    rendered: crate::idmap::IdMap<String>,
+    limit: usize,
+}
+
+impl<'c, 'a> EventPrinter<'c, 'a> {
+    /// A printer for the events of `chunk`.
+    pub fn new(chunk: &'c Chunk<'a>, options: JsonOptions) -> Self {
+        EventPrinter {
+            chunk,
+            options,
+            offset_seconds: offset_seconds(chunk),
+            rendered: crate::idmap::IdMap::default(),
+            limit: 0,
         }
-        string(out, &f.name);
-        out.push_str(": ");
-        w.field(out, f, v, 0)?;
     }
-    out.push_str("}}");
-    Ok(())
+
+    /// Appends `event` (an event of the printer's chunk) to `out` as one JSON object.
+    pub fn write(&mut self, event: &Event<'_, 'a>, out: &mut String) -> Result<()> {
+        if !std::ptr::eq(event.chunk(), self.chunk) {
+            return EventPrinter::new(event.chunk(), self.options).write(event, out);
+        }
+        let values = event.values()?;
+        let Some(class) = event.class() else {
+            return Err(Error::invalid(
+                "event type",
+                "a declared type",
+                event.type_id(),
+                event.offset() as u64,
+            ));
+        };
+        self.limit = out.len().saturating_add(MAX_EVENT_JSON);
+        out.push_str("{\"type\": ");
+        string(out, &class.name);
+        out.push_str(", \"values\": {");
+        for (i, (f, v)) in class.fields.iter().zip(values.fields).enumerate() {
+            if i > 0 {
+                out.push_str(", ");
+            }
+            string(out, &f.name);
+            out.push_str(": ");
+            self.field(out, f, v, 0)?;
+        }
+        out.push_str("}}");
+        Ok(())
+    }
 }
 
 /// The time-zone offset the JDK prints times with: the metadata's `gmtOffset`, in whole
@@ -66,14 +98,9 @@ fn offset_seconds(chunk: &Chunk<'_>) -> i32 {
     }
 }
 
-struct Writer<'w, 'c, 'a> {
-    chunk: &'c Chunk<'a>,
-    options: &'w JsonOptions,
-    offset_seconds: i32,
-}
-
-impl<'a> Writer<'_, '_, 'a> {
-    fn field(&self, out: &mut String, f: &Field, v: Value<'a>, depth: usize) -> Result<()> {
+impl<'a> EventPrinter<'_, 'a> {
+    fn field(&mut self, out: &mut String, f: &Field, v: Value<'a>, depth: usize) -> Result<()> {
+        self.check_size(out)?;
         if depth > MAX_DEPTH * 2 {
             return Err(Error::invalid(
                 "constant-pool reference",
@@ -84,8 +111,24 @@ impl<'a> Writer<'_, '_, 'a> {
         }
         match v {
             Value::Constant(r) => {
+                let cache_key = ((r.class as u64) << 48) ^ (r.key as u64);
+                let cacheable = r.class < 1 << 15 && (r.key as u64) >> 48 == 0;
+                if cacheable {
+                    if let Some(text) = self.rendered.get(&cache_key) {
+                        out.push_str(text);
+                        return self.check_size(out);
+                    }
+                }
                 let v = self.chunk.constant(r.class, r.key)?;
-                self.field(out, f, v, depth + 1)
+                if cacheable && matches!(v, Value::Object(_)) {
+                    let mut text = String::new();
+                    self.field(&mut text, f, v, depth + 1)?;
+                    out.push_str(&text);
+                    self.rendered.insert(cache_key, text);
+                    self.check_size(out)
+                } else {
+                    self.field(out, f, v, depth + 1)
+                }
             }
             Value::Array(items) => {
                 let frames = self.is_frame_array(f);
@@ -108,6 +151,18 @@ impl<'a> Writer<'_, '_, 'a> {
         }
     }
 
+    fn check_size(&self, out: &str) -> Result<()> {
+        if out.len() > self.limit {
+            return Err(Error::invalid(
+                "event",
+                "JSON of at most 64 MiB",
+                "constants that spell out a larger tree",
+                self.chunk.range().start as u64,
+            ));
+        }
+        Ok(())
+    }
+
     fn is_frame_array(&self, f: &Field) -> bool {
         self.chunk
             .metadata
@@ -115,7 +170,7 @@ impl<'a> Writer<'_, '_, 'a> {
             .is_some_and(|c| c.name == "jdk.types.StackFrame")
     }
 
-    fn element(&self, out: &mut String, f: &Field, v: Value<'a>, depth: usize) -> Result<()> {
+    fn element(&mut self, out: &mut String, f: &Field, v: Value<'a>, depth: usize) -> Result<()> {
         let h = &self.chunk.header;
         match v {
             Value::Constant(_) | Value::Array(_) => self.field(out, f, v, depth + 1)?,

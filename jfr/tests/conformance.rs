@@ -22,7 +22,7 @@
 use std::path::PathBuf;
 use std::process::Command;
 
-use jfr::json::{JsonOptions, write_event};
+use jfr::json::{EventPrinter, JsonOptions, write_event};
 use serde_json::Value as Json;
 
 fn recordings() -> Vec<PathBuf> {
@@ -157,9 +157,16 @@ fn ours(data: &[u8], options: &JsonOptions) -> Vec<(Json, i128)> {
         };
         let mut events: Vec<_> = chunk.events().map(|e| e.unwrap()).collect();
         events.sort_by_key(|e| e.start_end_ticks().unwrap().1);
-        for e in events {
+        let mut printer = EventPrinter::new(&chunk, *options);
+        for (i, e) in events.into_iter().enumerate() {
             let mut line = String::new();
-            write_event(&e, options, &mut line).unwrap();
+            printer.write(&e, &mut line).unwrap();
+            if i % 97 == 0 {
+                // The printer's reuse of rendered constants changes nothing.
+                let mut fresh = String::new();
+                write_event(&e, options, &mut fresh).unwrap();
+                assert_eq!(line, fresh);
+            }
             out.push((
                 serde_json::from_str(&line).unwrap_or_else(|err| panic!("{err}: {line}")),
                 drift,
