@@ -210,7 +210,7 @@ impl<'a> EventPrinter<'_, 'a> {
                         }
                     }
                     None => {
-                        let _ = write!(out, "{n}");
+                        push_i64(out, n);
                     }
                 }
             }
@@ -234,24 +234,77 @@ fn float(out: &mut String, x: f64, text: &str) {
     }
 }
 
-/// A JSON string with the escapes the JDK's JSON writer uses (`/` included).
-pub(crate) fn string(out: &mut String, s: &str) {
-    out.push('"');
-    for ch in s.chars() {
-        match ch {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '/' => out.push_str("\\/"),
-            '\u{8}' => out.push_str("\\b"),
-            '\u{c}' => out.push_str("\\f"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => out.push(c),
+/// Appends `n` in decimal (what `write!` does, without the formatting machinery).
+fn push_i64(out: &mut String, n: i64) {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    let mut v = n.unsigned_abs();
+    loop {
+        at -= 1;
+        if let Some(d) = digits.get_mut(at) {
+            *d = b'0' + (v % 10) as u8;
+        }
+        v /= 10;
+        if v == 0 || at == 0 {
+            break;
         }
     }
+    if n < 0 {
+        out.push('-');
+    }
+    for &d in digits.get(at..).unwrap_or_default() {
+        out.push(char::from(d));
+    }
+}
+
+/// A JSON string with the escapes the JDK's JSON writer uses (`/` included). Runs of bytes
+/// that need no escape are copied whole.
+pub(crate) fn string(out: &mut String, s: &str) {
     out.push('"');
+    let mut run = 0;
+    for (i, b) in s.bytes().enumerate() {
+        let escape = match b {
+            b'"' => "\\\"",
+            b'\\' => "\\\\",
+            b'/' => "\\/",
+            0x08 => "\\b",
+            0x0c => "\\f",
+            b'\n' => "\\n",
+            b'\r' => "\\r",
+            b'\t' => "\\t",
+            0..0x20 => "",
+            _ => continue,
+        };
+        out.push_str(s.get(run..i).unwrap_or_default());
+        if escape.is_empty() {
+            let _ = write!(out, "\\u{:04x}", b);
+        } else {
+            out.push_str(escape);
+        }
+        run = i + 1;
+    }
+    out.push_str(s.get(run..).unwrap_or_default());
+    out.push('"');
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn integers() {
+        for n in [0, 7, -7, 10, 1234567890, i64::MAX, i64::MIN] {
+            let mut out = String::new();
+            super::push_i64(&mut out, n);
+            assert_eq!(out, n.to_string());
+        }
+    }
+
+    #[test]
+    fn escapes_as_the_jdk() {
+        let mut out = String::new();
+        super::string(&mut out, "a/b\"c\\d\ne\u{1}f\u{e9}g");
+        assert_eq!(
+            out,
+            r#""a\/b\"c\\d\ne\u0001f\u{e9}g""#.replace("\\u{e9}", "\u{e9}")
+        );
+    }
 }
