@@ -85,7 +85,11 @@ fn the_diff_shows_exactly_what_the_program_added() {
         .collect();
     assert!(growth.windows(2).all(|w| w[0] >= w[1]));
     // Totals are the sums; roots per kind are counted in both dumps.
-    let sum: i64 = censuses.classes.iter().map(|c| c.delta_shallow()).sum();
+    let sum: i64 = censuses
+        .classes
+        .iter()
+        .map(hprof::binary::diff::ClassDelta::delta_shallow)
+        .sum();
     assert_eq!(censuses.total.delta_shallow(), sum);
     assert!(
         graphs
