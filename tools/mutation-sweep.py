@@ -55,12 +55,19 @@ EXAMPLES = [
     Example("hprof-format", "histogram", "hprof", ["--threads", "2", "{in}"]),
     Example("hprof-format", "rewrite", "hprof", ["{in}", "{out}"]),
     Example("hprof-format", "dominators", "hprof", ["{in}"]),
+    Example("hprof-format", "heap-diff", "hprof", ["{in}", "{in}"]),
+    Example("hprof-format", "heap-diff", "hprof", ["--shallow-only", "{in}", "{in}"]),
+    Example("hprof-format", "leak-suspects", "hprof", ["{in}"]),
+    Example("hprof-format", "leak-suspects", "hprof", ["--duplicate-strings", "{in}"]),
     Example("hprof-format", "hprof-txt", "hprof-ascii", ["{in}"]),
     Example("jvmprof-columnar", "to-parquet", "hprof", ["--force", "{in}", "{out}"]),
     Example("pointsto", "calltree", "pointsto-calltree", ["{in}"]),
     Example("pointsto", "objecttree", "pointsto-objecttree", ["{in}"]),
     Example("iprof", "iprof-stats", "iprof", ["{in}"]),
     Example("callctx", "ctx", "callctx", ["{in}"]),
+    Example("jfr-format", "jfr-summary", "jfr", ["{in}"]),
+    Example("jfr-format", "jfr-print", "jfr", ["{in}"]),
+    Example("jfr-format", "jfr-folded", "jfr", ["--event", "jdk.ExecutionSample", "{in}"]),
     Example("jvmpi-types", "jvmpi-dump", "jvmpi-heap-l0-32le",
             ["--kind", "heap", "--level", "0", "--id-size", "4", "--id-order", "little", "{in}"]),
 ]
@@ -77,6 +84,7 @@ KINDS = {
               "iprof/tests/data/*.iprof.xz"],
     "callctx": ["callctx/tests/data/contexts-*.txt", "callctx/tests/data/demo.txt"],
     "jvmpi-heap-l0-32le": ["jvmpi-types/tests/data/heap-l0-hs32le.bin"],
+    "jfr": ["jfr/tests/data/cpu-default.jfr", "jfr/tests/data/park-profile.jfr"],
 }
 # Extra files of each kind under --fixtures DIR (e.g. /work/shared/fixtures).
 FIXTURE_GLOBS = {

@@ -14,7 +14,12 @@ fuzz_target!(|data: &[u8]| {
         if let Ok(text) = std::str::from_utf8(line) {
             let one_pass: Vec<_> = callctx::parse_frames(text).collect();
             match Context::parse(text) {
-                Ok(ctx) => assert!(one_pass.iter().map(|f| *f.as_ref().unwrap()).eq(ctx.frames())),
+                Ok(ctx) => assert!(
+                    one_pass
+                        .iter()
+                        .map(|f| *f.as_ref().unwrap())
+                        .eq(ctx.frames())
+                ),
                 Err(err) => {
                     assert_eq!(one_pass.last(), Some(&Err(err)));
                     assert!(one_pass.iter().rev().skip(1).all(Result::is_ok));

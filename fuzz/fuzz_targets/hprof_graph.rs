@@ -2,10 +2,12 @@
 //! mode) is the body of one `HEAP_DUMP_SEGMENT` wrapped in a header and two name records, or
 //! (mode bit 4) every record after the header, so the object index's record walk is fuzzed too. Indexing and building the graph
 //! never panic; the answers keep their invariants (reachable + unreachable = objects, the top
-//! list sorted, paths ending at their node, retained ≥ shallow).
+//! list sorted, paths ending at their node, retained ≥ shallow, leak suspects within the
+//! reachable bytes with paths to their accumulation points); duplicate strings never panic.
+//! Bit 3 of the first byte lets unreferenced objects stand in for missing roots.
 #![no_main]
 
-use hprof::binary::graph::{EdgePolicy, Graph, Options, Shallow};
+use hprof::binary::graph::{EdgePolicy, Graph, MissingRoots, Options, Shallow, SuspectOptions};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -38,20 +40,26 @@ fuzz_target!(|data: &[u8]| {
         file.extend_from_slice(&(body.len() as u32).to_be_bytes());
     }
     file.extend_from_slice(body);
-    let options = if first & 2 == 0 {
+    let mut options = if first & 2 == 0 {
         Options::default()
     } else {
         Options {
             policy: EdgePolicy::Ahat,
             shallow: Shallow::Ahat,
+            ..Options::default()
         }
     };
+    if first & 8 != 0 {
+        options.missing_roots = MissingRoots::Unreferenced;
+    }
     let graph = Graph::build(&file, options).expect("the header is valid");
     let s = graph.summary();
     assert_eq!(s.objects, s.reachable + s.unreachable);
     let top = graph.top_retained(50);
     for w in top.windows(2) {
-        assert!(w[0].retained > w[1].retained || (w[0].retained == w[1].retained && w[0].id < w[1].id));
+        assert!(
+            w[0].retained > w[1].retained || (w[0].retained == w[1].retained && w[0].id < w[1].id)
+        );
     }
     for r in &top {
         assert!(r.retained >= r.shallow);
@@ -62,6 +70,19 @@ fuzz_target!(|data: &[u8]| {
         let _ = graph.references(r.node);
     }
     let _ = graph.class_retained();
+    for suspect in graph.leak_suspects(SuspectOptions {
+        threshold: 0.05,
+        ..SuspectOptions::default()
+    }) {
+        assert!(suspect.retained <= s.reachable_bytes);
+        assert_eq!(
+            suspect.path.last().map(|p| p.node),
+            graph
+                .path(suspect.accumulation_point.node)
+                .and_then(|p| p.last().copied())
+        );
+    }
+    let _ = graph.index().duplicate_strings(10);
     let _ = graph.root_groups();
     let _ = graph.reverse_index();
     assert_eq!(graph.unreachable().count() as u64, s.unreachable);

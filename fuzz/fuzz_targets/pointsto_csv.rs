@@ -21,7 +21,12 @@ fuzz_target!(|data: &[u8]| {
             CsvFile::VirtualEdges,
         ]
     };
-    let open = |file: CsvFile| files.iter().position(|f| *f == file).and_then(|i| parts.get(i).copied());
+    let open = |file: CsvFile| {
+        files
+            .iter()
+            .position(|f| *f == file)
+            .and_then(|i| parts.get(i).copied())
+    };
     if let Ok(graph) = CallGraph::read_csv(open) {
         let _ = pointsto::write::call_tree_txt(&graph);
     }

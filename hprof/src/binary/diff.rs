@@ -7,6 +7,11 @@
 //! [`Histogram::rows`](super::Histogram::rows) does: the dumps give loaders only as object
 //! ids, which differ from dump to dump.
 //!
+//! Android ahat's `--baseline` comparison counts the same way for classes: by name, over
+//! reachable objects, with retained sizes (give both graphs `Options::ahat()` for ahat's
+//! sizes). It also pairs individual objects and allocation sites of the two dumps, which this
+//! module does not: it answers "which classes grew", not "which objects are new".
+//!
 //! Two ways to count:
 //! - [`HeapDiff::of_censuses`]: one streaming pass per dump ([`Census`]), every object
 //!   counted, bounded memory whatever the dump's size; no retained sizes;

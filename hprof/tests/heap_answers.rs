@@ -1,0 +1,234 @@
+//! Heap diff, leak suspects and duplicate strings on the dumps of `tests/data/leak` (a program
+//! that leaks a known structure, see its README) and on every other real dump.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
+
+use hprof::binary::diff::{Census, HeapDiff};
+use hprof::binary::graph::{Graph, Options, SuspectKind, SuspectOptions, Via};
+use hprof::binary::histogram::Histogram;
+
+fn read(path: &str) -> Vec<u8> {
+    std::fs::read(format!("{}/tests/data/{path}", env!("CARGO_MANIFEST_DIR"))).unwrap()
+}
+
+const REAL: [&str; 6] = [
+    "binary/ahat_test-dump-base_art-host-2025.hprof",
+    "binary/haha_sun_jdk5_64bit.hprof",
+    "binary/heapgen_jdk17.hprof",
+    "binary/hprof-slurp_hprof-32.hprof",
+    "leak/baseline.hprof",
+    "leak/current.hprof",
+];
+
+fn class<'d>(diff: &'d HeapDiff, name: &str) -> &'d hprof::binary::diff::ClassDelta {
+    diff.classes
+        .iter()
+        .find(|c| c.class_name == name)
+        .unwrap_or_else(|| panic!("no row for {name}"))
+}
+
+#[test]
+fn the_diff_shows_exactly_what_the_program_added() {
+    let (a, b) = (read("leak/baseline.hprof"), read("leak/current.hprof"));
+    let censuses = HeapDiff::of_censuses(
+        &Census::salvage(&a).unwrap().into_result().unwrap(),
+        &Census::salvage(&b).unwrap().into_result().unwrap(),
+    );
+    let (ga, gb) = (
+        Graph::build(&a, Options::default()).unwrap(),
+        Graph::build(&b, Options::default()).unwrap(),
+    );
+    let graphs = HeapDiff::of_graphs(&ga, &gb);
+    for diff in [&censuses, &graphs] {
+        // 2,000 entries: their nodes, their keys, their keys' Latin-1 bytes and their values.
+        let node = class(diff, "java.util.HashMap$Node");
+        assert_eq!(
+            (node.delta_instances(), node.delta_shallow()),
+            (2000, 2000 * 28)
+        );
+        let string = class(diff, "java.lang.String");
+        assert_eq!(
+            (string.delta_instances(), string.delta_shallow()),
+            (2000, 2000 * 14)
+        );
+        let bytes = class(diff, "byte[]");
+        assert_eq!(
+            (bytes.delta_instances(), bytes.delta_shallow()),
+            (4000, 2000 * 512 + 2000 * 8)
+        );
+        // The table doubled: 2,048 more 8-byte slots.
+        let table = class(diff, "java.util.HashMap$Node[]");
+        assert_eq!(
+            (table.delta_instances(), table.delta_shallow()),
+            (0, 2048 * 8)
+        );
+    }
+    // The graphs see retained sizes: the map's table retains what was added.
+    let table = class(&graphs, "java.util.HashMap$Node[]");
+    assert!(table.delta_retained().unwrap() >= 2000 * (28 + 14 + 512 + 8));
+    assert!(
+        censuses
+            .classes
+            .iter()
+            .all(|c| c.delta_retained().is_none())
+    );
+    // Largest growth first: by retained bytes with graphs, by shallow bytes without.
+    assert_eq!(censuses.classes[0].class_name, "byte[]");
+    let growth: Vec<i64> = graphs
+        .classes
+        .iter()
+        .map(|c| c.delta_retained().unwrap())
+        .collect();
+    assert!(growth.windows(2).all(|w| w[0] >= w[1]));
+    // Totals are the sums; roots per kind are counted in both dumps.
+    let sum: i64 = censuses
+        .classes
+        .iter()
+        .map(hprof::binary::diff::ClassDelta::delta_shallow)
+        .sum();
+    assert_eq!(censuses.total.delta_shallow(), sum);
+    assert!(
+        graphs
+            .roots
+            .iter()
+            .any(|r| r.kind == "sticky class" && r.baseline > 600)
+    );
+    assert_eq!(censuses.roots, graphs.roots);
+}
+
+#[test]
+fn a_census_counts_what_the_histogram_counts() {
+    for path in REAL {
+        let data = read(path);
+        let census = Census::salvage(&data).unwrap();
+        let histogram = Histogram::salvage(&data).unwrap();
+        assert_eq!(census.error, histogram.error, "{path}");
+        assert_eq!(
+            census.value.histogram.rows(),
+            histogram.value.rows(),
+            "{path}"
+        );
+        // A dump compared with itself: no change anywhere.
+        let same = HeapDiff::of_censuses(&census.value, &census.value);
+        assert!(
+            same.classes
+                .iter()
+                .all(|c| c.delta_instances() == 0 && c.delta_shallow() == 0)
+        );
+    }
+    // Across JVMs (an Android dump against a JDK one): every class on one side or the other.
+    let art = Census::salvage(&read(REAL[0])).unwrap().value;
+    let jdk = Census::salvage(&read(REAL[2])).unwrap().value;
+    let diff = HeapDiff::of_censuses(&art, &jdk);
+    assert_eq!(
+        diff.total.current.unwrap().instances,
+        jdk.histogram.total_instances()
+    );
+    assert!(diff.classes.iter().any(|c| c.baseline.is_none()));
+    assert!(diff.classes.iter().any(|c| c.current.is_none()));
+}
+
+#[test]
+fn the_top_suspect_is_the_leaking_map_reached_from_its_static_field() {
+    let data = read("leak/current.hprof");
+    let graph = Graph::build(&data, Options::default()).unwrap();
+    let suspects = graph.leak_suspects(SuspectOptions::default());
+    let top = &suspects[0];
+    assert_eq!(top.kind, SuspectKind::Object);
+    assert_eq!(top.class_name, "class LeakDemo");
+    // Its retained size is its `dominators` row's.
+    assert_eq!(top.retained, graph.retained_size(top.object.node));
+    assert!(top.share > 0.5 && top.share <= 1.0);
+    // The memory accumulates in the map's table, reached through the static field.
+    assert_eq!(
+        top.accumulation_point.class_name,
+        "java.util.HashMap$Node[]"
+    );
+    let steps: Vec<(&str, Option<&Via>)> = top
+        .path
+        .iter()
+        .map(|s| (s.class_name.as_str(), s.via.as_ref()))
+        .collect();
+    let n = steps.len();
+    assert_eq!(
+        steps[n - 3..],
+        [
+            ("class LeakDemo", Some(&Via::StaticField("CACHE".into()))),
+            ("java.util.HashMap", Some(&Via::Field("table".into()))),
+            ("java.util.HashMap$Node[]", None),
+        ]
+    );
+    assert_eq!(top.top_classes[0].0, "java.util.HashMap$Node");
+    assert!(
+        top.top_classes
+            .iter()
+            .any(|(c, r)| c == "byte[]" && *r >= 3000 * 512)
+    );
+    // One leak, one suspect: the classes along it are inside the object suspect.
+    assert_eq!(suspects.len(), 1);
+    // A lower threshold finds more; none retains more than the top one.
+    let more = graph.leak_suspects(SuspectOptions {
+        threshold: 0.01,
+        ..SuspectOptions::default()
+    });
+    assert!(
+        more.len() > 1
+            && more
+                .iter()
+                .all(|s| s.retained <= top.retained.max(s.retained))
+    );
+}
+
+#[test]
+fn duplicate_strings_are_the_programs() {
+    let data = read("leak/current.hprof");
+    let graph = Graph::build(&data, Options::default()).unwrap();
+    let dups = graph.index().duplicate_strings(2);
+    // 300 + the interned literal; each extra copy is a String (14 bytes of fields) with its
+    // own Latin-1 byte[] (12 and 17 bytes).
+    assert_eq!(dups.len(), 2);
+    assert_eq!(
+        (dups[0].text.as_str(), dups[0].count),
+        ("duplicate-me", 301)
+    );
+    assert_eq!(dups[0].wasted_bytes, 300 * (14 + 12));
+    assert_eq!(
+        (dups[1].text.as_str(), dups[1].count),
+        ("another duplicate", 41)
+    );
+    assert_eq!(dups[1].wasted_bytes, 40 * (14 + 17));
+}
+
+#[test]
+fn every_real_dump_gives_consistent_answers() {
+    for path in REAL {
+        let data = read(path);
+        let graph = Graph::build(&data, Options::default()).unwrap();
+        let total = graph.summary().reachable_bytes;
+        for s in graph.leak_suspects(SuspectOptions::default()) {
+            assert!(
+                s.retained <= total && s.share > 0.0 && s.share <= 1.0,
+                "{path}"
+            );
+            assert!(s.retained >= total / 10, "{path}");
+            assert!(
+                graph.retained_size(s.accumulation_point.node)
+                    <= graph.retained_size(s.object.node)
+            );
+            if s.kind == SuspectKind::Object {
+                assert_eq!(s.retained, graph.retained_size(s.object.node), "{path}");
+            }
+            let last = s.path.last().map(|p| p.node);
+            assert_eq!(last, Some(s.accumulation_point.node), "{path}");
+        }
+        for d in graph.index().duplicate_strings(50) {
+            assert!(d.count >= 2 && d.wasted_bytes > 0, "{path}");
+        }
+        // Android and JDK 5–17 strings decode: every dump has duplicated strings.
+        assert!(!graph.index().duplicate_strings(1).is_empty(), "{path}");
+    }
+}
