@@ -242,7 +242,8 @@ impl<S: Source> Experiment<S> {
                 return Ok(found);
             };
             found = true;
-            let at_end = chunk.len() < chunk_len;
+            // A source that gives more than asked gave the rest of the file.
+            let at_end = chunk.len() != chunk_len;
             let mut packets = file.packets_in(&chunk, offset);
             let mut resume = None;
             for item in packets.by_ref() {
@@ -363,7 +364,8 @@ impl<S: Source> Experiment<S> {
             let Some(chunk) = self.source.read_at(name, offset, STREAM_CHUNK)? else {
                 return Ok((error, undescribed));
             };
-            let at_end = chunk.len() < STREAM_CHUNK;
+            // A source that gives more than asked gave the rest of the file.
+            let at_end = chunk.len() != STREAM_CHUNK;
             let mut packets = Packets::at(&chunk, self.endian(), offset);
             let mut resume = None;
             for p in packets.by_ref() {
@@ -851,6 +853,31 @@ mod tests {
                 .for_each(&mut take),
         }
         out
+    }
+
+    /// A source whose `read_at` ignores the range and gives the whole file.
+    struct Careless(MemorySource);
+
+    impl Source for Careless {
+        fn read(&self, path: &str) -> Result<Option<Bytes>> {
+            self.0.read(path)
+        }
+        fn list(&self, dir: &str) -> Vec<String> {
+            self.0.list(dir)
+        }
+        fn read_at(&self, path: &str, _: u64, _: usize) -> Result<Option<Bytes>> {
+            self.0.read(path)
+        }
+    }
+
+    #[test]
+    fn a_source_giving_more_than_asked_ends_the_stream() {
+        let exp = Experiment::open(Careless(fixture("many_threads"))).unwrap();
+        let mut n = 0;
+        exp.stream_packets_by("heaptrace", 1 << 17, |_| n += 1)
+            .unwrap();
+        let whole = exp.data("heaptrace").unwrap().unwrap().packets().count();
+        assert_eq!(n, whole);
     }
 
     #[test]
