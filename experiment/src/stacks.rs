@@ -180,6 +180,32 @@ pub struct Warnings {
     pub unknown_methods: u64,
 }
 
+impl Warnings {
+    /// Whether every input agreed.
+    pub fn is_empty(&self) -> bool {
+        *self == Warnings::default()
+    }
+}
+
+/// One clause per kind of disagreement, `; `-separated (empty when there is none):
+/// `3 native PCs no mapping covers; 1 unreadable load objects`.
+impl std::fmt::Display for Warnings {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let parts: Vec<String> = [
+            (self.unknown_pcs, "native PCs no mapping covers"),
+            (self.unreadable_objects, "unreadable load objects"),
+            (self.missing_stacks, "packets whose frame info is missing"),
+            (self.bad_stacks, "stacks whose links could not be resolved"),
+            (self.unknown_methods, "Java frames of unknown methods"),
+        ]
+        .iter()
+        .filter(|(count, _)| *count > 0)
+        .map(|(count, what)| format!("{count} {what}"))
+        .collect();
+        f.write_str(&parts.join("; "))
+    }
+}
+
 type LoadFn<'e> = Box<dyn Fn(&str) -> Option<Bytes> + 'e>;
 
 /// Names the stacks of one experiment. See the module docs.
@@ -939,7 +965,23 @@ impl<'e, S: Source> Symbolizer<'e, S> {
 
 #[cfg(test)]
 mod tests {
-    use super::function_name;
+    use super::{Warnings, function_name};
+
+    #[test]
+    fn warnings_say_what_disagreed() {
+        assert_eq!(Warnings::default().to_string(), "");
+        assert!(Warnings::default().is_empty());
+        let w = Warnings {
+            unknown_pcs: 3,
+            unreadable_objects: 1,
+            ..Warnings::default()
+        };
+        assert!(!w.is_empty());
+        assert_eq!(
+            w.to_string(),
+            "3 native PCs no mapping covers; 1 unreadable load objects"
+        );
+    }
 
     #[test]
     fn symbol_names_as_gprofng_shows_them() {
