@@ -65,6 +65,9 @@ EXAMPLES = [
     Example("pointsto", "objecttree", "pointsto-objecttree", ["{in}"]),
     Example("iprof", "iprof-stats", "iprof", ["{in}"]),
     Example("callctx", "ctx", "callctx", ["{in}"]),
+    Example("jfr-format", "jfr-summary", "jfr", ["{in}"]),
+    Example("jfr-format", "jfr-print", "jfr", ["{in}"]),
+    Example("jfr-format", "jfr-folded", "jfr", ["--event", "jdk.ExecutionSample", "{in}"]),
     Example("jvmpi-types", "jvmpi-dump", "jvmpi-heap-l0-32le",
             ["--kind", "heap", "--level", "0", "--id-size", "4", "--id-order", "little", "{in}"]),
 ]
@@ -81,6 +84,7 @@ KINDS = {
               "iprof/tests/data/*.iprof.xz"],
     "callctx": ["callctx/tests/data/contexts-*.txt", "callctx/tests/data/demo.txt"],
     "jvmpi-heap-l0-32le": ["jvmpi-types/tests/data/heap-l0-hs32le.bin"],
+    "jfr": ["jfr/tests/data/cpu-default.jfr", "jfr/tests/data/park-profile.jfr"],
 }
 # Extra files of each kind under --fixtures DIR (e.g. /work/shared/fixtures).
 FIXTURE_GLOBS = {

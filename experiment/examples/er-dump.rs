@@ -1,4 +1,4 @@
-//! `er-dump EXP [--kind clock|heap|sync|io|hwc|all] [--descendants] [--archives-only]`: one
+//! `er-dump EXP [--kind clock|heap|sync|io|hwc|all] [--descendants] [--search-path DIR]... [--archives-only]`: one
 //! JSON object per packet, in file order, for the experiment directory EXP (and its
 //! descendants): `{"exp", "kind", "tstamp", "thread", "lwp", "cpu", "frames", "fields",
 //! "stack"}`, plus `"java": [[method id, bci], …]` (leaf first) in Java experiments.
@@ -21,11 +21,14 @@ mod fs_source;
 mod tool;
 
 const USAGE: &str =
-    "usage: er-dump EXP [--kind clock|heap|sync|io|hwc|all] [--descendants] [--archives-only]
+    "usage: er-dump EXP [--kind clock|heap|sync|io|hwc|all] [--descendants] [--search-path DIR]... [--archives-only]
 
 Prints every packet of the experiment directory EXP as one JSON object per line.
   --kind KIND       only packets of this data kind (default: all)
   --descendants     also the descendant experiments (_f1.er, _x1.er, …)
+  --search-path DIR also look for load objects the experiment does not archive in DIR
+                    (repeatable), after EXP's parent folder and the current folder and
+                    before the path recorded in the experiment (gprofng's search path)
   --archives-only   name native PCs only from the experiment's archives/
 Exit status: 0 ok, 1 error, 2 bad usage, 3 partial (a file was cut short or held bad packets, or
 the log has no exit event: every packet that could be read is printed, stderr says where
@@ -52,7 +55,11 @@ fn dump<S: Source>(
                 Err(e) => {
                     // Truncations are reported once at the end; other bad packets here.
                     if !e.is_truncated() {
-                        eprintln!("warning: {}", tool::located(dir, &e));
+                        let at = tool::located(dir, &e);
+                        match at.split_once(": ") {
+                            Some((path, why)) => eprintln!("warning: {path}: partial: {why}"),
+                            None => eprintln!("warning: {at}: partial"),
+                        }
                     }
                     bad = true;
                     continue;
@@ -122,6 +129,7 @@ fn main() {
     let mut kind = "all".to_owned();
     let mut descendants = false;
     let mut archives_only = false;
+    let mut search_path: Vec<String> = Vec::new();
     loop {
         let arg = match parser.next() {
             Ok(Some(a)) => a,
@@ -149,6 +157,16 @@ fn main() {
             }
             Long("descendants") => descendants = true,
             Long("archives-only") => archives_only = true,
+            Long("search-path") => search_path.push(
+                parser
+                    .value()
+                    .map_err(|e| e.to_string())
+                    .and_then(|v| {
+                        v.string()
+                            .map_err(|_| "--search-path: not UTF-8".to_owned())
+                    })
+                    .unwrap_or_else(|e| tool::usage_error(e, USAGE)),
+            ),
             Value(v) if dir.is_none() => dir = Some(v.to_string_lossy().into_owned()),
             a => tool::usage_error(a.unexpected(), USAGE),
         }
@@ -156,13 +174,10 @@ fn main() {
     let Some(dir) = dir else {
         tool::usage_error("missing EXP", USAGE)
     };
-    let exp = tool::open(&dir);
+    let exp = tool::open_with(&dir, &search_path, archives_only);
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     let mut symbols = Symbolizer::new(&exp);
-    if !archives_only {
-        symbols = symbols.with_load_objects(tool::load_object);
-    }
     let mut partial = dump(&dir, &exp, ".", &kind, &mut symbols, &mut out);
     if descendants {
         for d in exp.descendants() {
@@ -171,9 +186,6 @@ fn main() {
                 .open_descendant(&d.name)
                 .unwrap_or_else(|e| tool::fail(&path, &e));
             let mut symbols = Symbolizer::new(&child).with_founder_archives(&exp);
-            if !archives_only {
-                symbols = symbols.with_load_objects(tool::load_object);
-            }
             partial |= dump(&path, &child, &d.name, &kind, &mut symbols, &mut out);
         }
     }

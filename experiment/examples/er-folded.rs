@@ -1,4 +1,4 @@
-//! `er-folded EXP --kind clock|heap|sync|io|hwc [--metric M] [--archives-only]`: folded stacks
+//! `er-folded EXP --kind clock|heap|sync|io|hwc [--metric M] [--search-path DIR]... [--archives-only]`: folded stacks
 //! (`root;caller;leaf value`, one line per distinct named stack) of one data kind, the input
 //! of flame-graph tools (inferno, speedscope, flamegraph.pl). Frames are named as gprofng's
 //! user view names them. Values are integers: nanoseconds for times, else counts or bytes.
@@ -6,7 +6,6 @@
 
 use experiment::packets::DataKind;
 use experiment::profile::{Metric, StackProfile};
-use experiment::stacks::Symbolizer;
 
 #[path = "common/fs_source.rs"]
 mod fs_source;
@@ -14,7 +13,7 @@ mod fs_source;
 mod tool;
 
 const USAGE: &str =
-    "usage: er-folded EXP --kind clock|heap|sync|io|hwc [--metric M] [--archives-only]
+    "usage: er-folded EXP --kind clock|heap|sync|io|hwc [--metric M] [--search-path DIR]... [--archives-only]
 
 Prints the folded stacks of one data kind of the experiment directory EXP.
   --kind KIND       the data kind (required)
@@ -23,6 +22,9 @@ Prints the folded stacks of one data kind of the experiment directory EXP.
                     syncn, iowritetime, ioothertime, ioerrortime, ioreadbytes, iowritebytes,
                     ioreadcnt, iowritecnt, ioothercnt, ioerrorcnt; hwc: a counter's name as
                     log.xml records it, e.g. cycles, insts; default the first counter)
+  --search-path DIR also look for load objects the experiment does not archive in DIR
+                    (repeatable), after EXP's parent folder and the current folder and
+                    before the path recorded in the experiment (gprofng's search path)
   --archives-only   name native PCs only from the experiment's archives/
 Exit status: 0 ok, 1 error, 2 bad usage, 3 partial (the experiment was cut short, or its log has
 no exit event; what could be read is printed and stderr says where reading stopped).";
@@ -34,6 +36,7 @@ fn main() {
     let mut kind = None;
     let mut metric = None;
     let mut archives_only = false;
+    let mut search_path: Vec<String> = Vec::new();
     let string = |p: &mut lexopt::Parser, flag: &str| -> String {
         p.value()
             .map_err(|e| e.to_string())
@@ -71,6 +74,16 @@ fn main() {
                 metric = Some(v);
             }
             Long("archives-only") => archives_only = true,
+            Long("search-path") => search_path.push(
+                parser
+                    .value()
+                    .map_err(|e| e.to_string())
+                    .and_then(|v| {
+                        v.string()
+                            .map_err(|_| "--search-path: not UTF-8".to_owned())
+                    })
+                    .unwrap_or_else(|e| tool::usage_error(e, USAGE)),
+            ),
             Value(v) if dir.is_none() => dir = Some(v.to_string_lossy().into_owned()),
             a => tool::usage_error(a.unexpected(), USAGE),
         }
@@ -108,13 +121,8 @@ fn main() {
             USAGE,
         );
     }
-    let exp = tool::open(&dir);
-    let mut symbols = Symbolizer::new(&exp);
-    if !archives_only {
-        symbols = symbols.with_load_objects(tool::load_object);
-    }
-    let profile =
-        StackProfile::collect(&exp, symbols, Some(kind)).unwrap_or_else(|e| tool::fail(&dir, &e));
+    let exp = tool::open_with(&dir, &search_path, archives_only);
+    let profile = StackProfile::read(&exp, Some(kind)).unwrap_or_else(|e| tool::fail(&dir, &e));
     let metric = match (fixed, metric.as_deref()) {
         (Some(m), _) => m,
         (None, Some(name)) => profile

@@ -1,4 +1,4 @@
-//! `er-functions EXP [--kind clock|heap|sync|io|hwc] [--archives-only]`: gprofng's function list
+//! `er-functions EXP [--kind clock|heap|sync|io|hwc] [--search-path DIR]... [--archives-only]`: gprofng's function list
 //! (`gprofng display text -functions EXP`) as one JSON object per line:
 //! `{"name": "...", "e.totalcpu": 0.45, "i.totalcpu": 0.45}`, `<Total>` first, then every
 //! function sorted by gprofng's default sort metric (ties by name), with gprofng's default
@@ -18,10 +18,13 @@ mod fs_source;
 #[path = "common/tool.rs"]
 mod tool;
 
-const USAGE: &str = "usage: er-functions EXP [--kind clock|heap|sync|io|hwc] [--archives-only]
+const USAGE: &str = "usage: er-functions EXP [--kind clock|heap|sync|io|hwc] [--search-path DIR]... [--archives-only]
 
 Prints gprofng's function list of the experiment directory EXP as JSON lines.
   --kind KIND       only packets of this data kind (default: every kind recorded)
+  --search-path DIR also look for load objects the experiment does not archive in DIR
+                    (repeatable), after EXP's parent folder and the current folder and
+                    before the path recorded in the experiment (gprofng's search path)
   --archives-only   name native PCs only from the experiment's archives/, not from the load
                     objects' recorded paths on this machine
 Exit status: 0 ok, 1 error, 2 bad usage, 3 partial (the experiment was cut short, or its log has
@@ -42,15 +45,14 @@ fn function_table<S: Source>(
     dir: &str,
     exp: &Experiment<S>,
     kind: Option<DataKind>,
-    archives_only: bool,
 ) -> FunctionTable {
-    let mut table = table_of(dir, exp, None::<&Experiment<S>>, kind, archives_only);
+    let mut table = table_of(dir, exp, None::<&Experiment<S>>, kind);
     for d in exp.descendants().into_iter().filter(|d| d.has_data) {
         let path = tool::join(dir, &d.name);
         let child = exp
             .open_descendant(&d.name)
             .unwrap_or_else(|e| tool::fail(&path, &e));
-        table.merge(table_of(&path, &child, Some(exp), kind, archives_only));
+        table.merge(table_of(&path, &child, Some(exp), kind));
     }
     table
 }
@@ -60,14 +62,10 @@ fn table_of<S: Source, F: Source>(
     exp: &Experiment<S>,
     founder: Option<&Experiment<F>>,
     kind: Option<DataKind>,
-    archives_only: bool,
 ) -> FunctionTable {
     let mut symbols = Symbolizer::new(exp);
     if let Some(f) = founder {
         symbols = symbols.with_founder_archives(f);
-    }
-    if !archives_only {
-        symbols = symbols.with_load_objects(tool::load_object);
     }
     let profile = StackProfile::collect(exp, symbols, kind).unwrap_or_else(|e| tool::fail(dir, &e));
     let w = profile.symbols.warnings();
@@ -88,6 +86,7 @@ fn main() {
     let mut dir: Option<String> = None;
     let mut kind = None;
     let mut archives_only = false;
+    let mut search_path: Vec<String> = Vec::new();
     loop {
         let arg = match parser.next() {
             Ok(Some(a)) => a,
@@ -115,6 +114,16 @@ fn main() {
                     }));
             }
             Long("archives-only") => archives_only = true,
+            Long("search-path") => search_path.push(
+                parser
+                    .value()
+                    .map_err(|e| e.to_string())
+                    .and_then(|v| {
+                        v.string()
+                            .map_err(|_| "--search-path: not UTF-8".to_owned())
+                    })
+                    .unwrap_or_else(|e| tool::usage_error(e, USAGE)),
+            ),
             Value(v) if dir.is_none() => dir = Some(v.to_string_lossy().into_owned()),
             a => tool::usage_error(a.unexpected(), USAGE),
         }
@@ -122,21 +131,19 @@ fn main() {
     let Some(dir) = dir else {
         tool::usage_error("missing EXP", USAGE)
     };
-    let exp = tool::open(&dir);
-    let table = function_table(&dir, &exp, kind, archives_only);
-    let columns = table.default_columns();
-    let rows = table.rows(&columns, FunctionTable::sort_column(&columns));
-    let mut lines = Vec::with_capacity(rows.len());
-    for r in rows {
+    let exp = tool::open_with(&dir, &search_path, archives_only);
+    let list = function_table(&dir, &exp, kind).function_list();
+    let mut lines = Vec::with_capacity(list.rows.len());
+    for r in list.rows {
         // Keys in gprofng's column order (a JSON map would sort them).
         let mut line = format!("{{\"name\":{}", Json::from(r.name));
-        for (c, v) in columns.iter().zip(r.values) {
+        for ((c, key), v) in list.columns.iter().zip(&list.keys).zip(r.values) {
             let v = if c.metric.is_time() {
                 Json::from(v as f64 / 1e9)
             } else {
                 Json::from(v)
             };
-            line.push_str(&format!(",{}:{v}", Json::from(table.key(*c))));
+            line.push_str(&format!(",{}:{v}", Json::from(key.as_str())));
         }
         line.push('}');
         lines.push(line);

@@ -1,6 +1,6 @@
 //! `er-summary EXP`: one JSON object summarising the experiment directory EXP (header,
 //! packets per kind, heap/sync/io/clock totals, collector warnings and errors, descendants,
-//! `incomplete` and `truncations`: where a file was cut short).
+//! `incomplete`, `partial`: why it is partial, and `truncations`: where a file was cut short).
 #![allow(clippy::print_stdout, clippy::print_stderr, missing_docs)]
 
 use experiment::summary::Summary;

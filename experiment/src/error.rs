@@ -119,6 +119,16 @@ impl Error {
         }
     }
 
+    /// The byte offset the error is at, for errors of binary structures (possibly inside a
+    /// file).
+    pub fn offset(&self) -> Option<u64> {
+        match self {
+            Error::Truncated { offset, .. } | Error::Invalid { offset, .. } => Some(*offset),
+            Error::File { source, .. } => source.offset(),
+            _ => None,
+        }
+    }
+
     /// True when the error is input running out (possibly inside a file).
     pub fn is_truncated(&self) -> bool {
         match self {

@@ -18,6 +18,62 @@ pub struct Experiment<S> {
     warnings: Option<Log>,
     map: Map,
     frameinfo: FrameInfo,
+    /// Damage seen while opening: log.xml or map.xml cut inside an element.
+    damage: Vec<Error>,
+}
+
+/// One reason an experiment is partial: data is missing from what was read (see
+/// [`Experiment::partial`]). Displays as `FILE: why`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Partial {
+    /// `log.xml` has no exit event (nor an exec): the collector stopped before the program
+    /// ended — killed, or still running — so every data file ends there.
+    NoExitEvent,
+    /// A file of the experiment is cut short or damaged, so some of its records were lost;
+    /// the error names the file (an [`Error::File`]) and where (byte offset or line:column).
+    Damaged(Error),
+}
+
+impl Partial {
+    /// The file of the experiment the reason is about (`log.xml`, `profile`, `_f1.er/map.xml`).
+    pub fn file(&self) -> &str {
+        match self {
+            Partial::NoExitEvent => "log.xml",
+            Partial::Damaged(Error::File { file, .. }) => file,
+            Partial::Damaged(Error::Read { path, .. }) => path,
+            Partial::Damaged(Error::Xml { file, .. }) => file,
+            Partial::Damaged(_) => "",
+        }
+    }
+
+    /// Why, without the file name.
+    pub fn reason(&self) -> String {
+        match self {
+            Partial::NoExitEvent => "no exit event: the collector stopped before the program \
+                ended (killed, or still running), and the data ends there"
+                .to_owned(),
+            Partial::Damaged(Error::File { source, .. }) => source.to_string(),
+            Partial::Damaged(Error::Read { reason, .. }) => reason.clone(),
+            Partial::Damaged(Error::Xml {
+                line,
+                column,
+                expected,
+                found,
+                ..
+            }) => format!("{line}:{column}: expected {expected}, found {found}"),
+            Partial::Damaged(e) => e.to_string(),
+        }
+    }
+}
+
+impl std::fmt::Display for Partial {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.file() {
+            "" => f.write_str(&self.reason()),
+            file => write!(f, "{file}: {}", self.reason()),
+        }
+    }
 }
 
 impl<S: Source> Experiment<S> {
@@ -45,8 +101,15 @@ impl<S: Source> Experiment<S> {
             });
         }
         let log = Log::parse(&log_bytes).map_err(|e| e.in_file("log.xml"))?;
+        let mut damage: Vec<Error> = crate::xml::find_cut(&log_bytes, "log.xml")
+            .into_iter()
+            .collect();
         let map = match source.read("map.xml")? {
-            Some(b) => Map::parse(&b).map_err(|e| e.in_file("map.xml"))?,
+            Some(b) => {
+                let map = Map::parse(&b).map_err(|e| e.in_file("map.xml"))?;
+                damage.extend(crate::xml::find_cut(&b, "map.xml"));
+                map
+            }
             None => Map::default(),
         };
         let frameinfo = match source.read("data.frameinfo")? {
@@ -59,6 +122,7 @@ impl<S: Source> Experiment<S> {
             warnings,
             map,
             frameinfo,
+            damage,
         })
     }
 
@@ -120,8 +184,9 @@ impl<S: Source> Experiment<S> {
         Ok(out)
     }
 
-    /// Where reading this experiment stopped short, each as an error naming the file and the
-    /// byte offset: data files (and `data.frameinfo`) that end inside a packet or with a
+    /// Where reading this experiment's data stopped short (part of [`Experiment::partial`], which
+    /// also says whether the collector was killed and which other files are damaged), each as
+    /// an error naming the file and the byte offset: data files (and `data.frameinfo`) that end inside a packet or with a
     /// 1–3 byte tail, bad frame-info packets, and data files holding bytes that log.xml
     /// describes no packets for (log.xml cut before its `<profpckt>` descriptors). Empty for
     /// an experiment read completely. What could be read is still served by the other
@@ -133,21 +198,214 @@ impl<S: Source> Experiment<S> {
             .iter()
             .map(|e| e.clone().in_file("data.frameinfo"))
             .collect();
-        for d in self.data_files()? {
-            if let Some(e) = d
-                .packets()
-                .filter_map(Result::err)
-                .find(Error::is_truncated)
-            {
-                out.push(e);
+        for name in self.log.data_files() {
+            let mut cut = None;
+            self.stream_packets(&name, |p| {
+                if let Err(e) = p {
+                    if cut.is_none() && e.is_truncated() {
+                        cut = Some(e);
+                    }
+                }
+            })?;
+            out.extend(cut);
+        }
+        out.extend(self.undescribed_files());
+        Ok(out)
+    }
+
+    /// Streams the packets of data file `name` (`profile`, `heaptrace`, …) in file order through
+    /// `f`, each packet or error as [`DataFile::packets`] gives them, reading the file in
+    /// chunks of [`STREAM_CHUNK`] bytes ([`Source::read_at`]) so that memory does not grow
+    /// with the file. `Ok(false)` when the file does not exist.
+    pub fn stream_packets(
+        &self,
+        name: &str,
+        f: impl FnMut(Result<DataPacket<'_>>),
+    ) -> Result<bool> {
+        self.stream_packets_by(name, STREAM_CHUNK, f)
+    }
+
+    /// [`Experiment::stream_packets`] with chunks of `chunk` bytes (at least 64 KiB + 4, the
+    /// largest packet, for the chunks to make progress; smaller ones are read as that).
+    fn stream_packets_by(
+        &self,
+        name: &str,
+        chunk: usize,
+        mut f: impl FnMut(Result<DataPacket<'_>>),
+    ) -> Result<bool> {
+        let chunk_len = chunk.max(1 << 16 | 4);
+        let file = DataFile::new(name, Bytes::new(), &self.log);
+        let mut offset = 0u64;
+        let mut found = false;
+        loop {
+            let Some(chunk) = self.source.read_at(name, offset, chunk_len)? else {
+                return Ok(found);
+            };
+            found = true;
+            // A source that gives more than asked gave the rest of the file.
+            let at_end = chunk.len() != chunk_len;
+            let mut packets = file.packets_in(&chunk, offset);
+            let mut resume = None;
+            for item in packets.by_ref() {
+                match item {
+                    // A packet the chunk cuts: read again from its start.
+                    Err(e) if !at_end && e.is_truncated() => {
+                        resume = e.offset();
+                        break;
+                    }
+                    item => f(item),
+                }
+            }
+            if at_end {
+                return Ok(true);
+            }
+            let end = offset.saturating_add(chunk.len() as u64);
+            let next = resume.unwrap_or_else(|| packets.next_offset().max(end));
+            // Always forward (a packet is at most 64 KiB, a chunk 256 KiB).
+            offset = if next > offset { next } else { end };
+        }
+    }
+
+    /// Whether and why the experiment is partial: every reason data is missing from what the
+    /// other methods serve, in file order; empty when the experiment was read completely.
+    ///
+    /// The reasons: the collector stopped before the program ended ([`Partial::NoExitEvent`]:
+    /// killed, or still running); and damage ([`Partial::Damaged`]) — `log.xml` or `map.xml`
+    /// cut inside an element (the events after it lost: native names), `jclasses` cut or bad
+    /// (Java method names lost), a data file or `data.frameinfo` cut mid-packet or holding a
+    /// packet that cannot be read (the packets after it lost), packets of kinds log.xml does
+    /// not describe for their file (log.xml cut or damaged before its descriptors: those
+    /// packets skipped), an empty or missing `data.frameinfo` though packets reference
+    /// stacks (every stack empty), a data file that cannot be read.
+    ///
+    /// ```
+    /// use experiment::{Experiment, MemorySource, Partial};
+    ///
+    /// // A log.xml whose collector was killed: no exit event.
+    /// let log = br#"<experiment version="12.4"></experiment><event kind="run" tstamp="1.0"/>"#;
+    /// let exp = Experiment::open(MemorySource::new().with("log.xml", &log[..]))?;
+    /// let partial = exp.partial();
+    /// assert_eq!(partial, [Partial::NoExitEvent]);
+    /// assert!(partial[0].to_string().starts_with("log.xml: no exit event"));
+    /// assert!(exp.incomplete());
+    /// # Ok::<(), experiment::Error>(())
+    /// ```
+    pub fn partial(&self) -> Vec<Partial> {
+        let mut out = Vec::new();
+        if !self.log.has_exit() && !self.log.has_exec() {
+            out.push(Partial::NoExitEvent);
+        }
+        for e in &self.damage {
+            let file = match e {
+                Error::Xml { file, .. } => file.clone(),
+                _ => String::new(),
+            };
+            out.push(Partial::Damaged(e.clone().in_file(&file)));
+        }
+        if self.log.is_java() {
+            if let Ok(Some(b)) = self.source.read("jclasses") {
+                if let (_, Some(e)) = crate::jclasses::JClasses::parse_salvaging(&b, self.endian())
+                {
+                    out.push(Partial::Damaged(e.in_file("jclasses")));
+                }
             }
         }
+        out.extend(
+            self.frameinfo
+                .problems()
+                .iter()
+                .map(|e| Partial::Damaged(e.clone().in_file("data.frameinfo"))),
+        );
+        let mut stack_referenced = false;
+        for name in self.log.data_files() {
+            match self.scan_data_file(&name) {
+                Ok((error, undescribed)) => {
+                    out.extend(error.map(Partial::Damaged));
+                    out.extend(undescribed.map(Partial::Damaged));
+                }
+                Err(e) => out.push(Partial::Damaged(e)),
+            }
+            // Whether packets reference stacks: their first packets tell.
+            if self.frameinfo.is_empty() && !stack_referenced {
+                if let Ok(Some(chunk)) = self.source.read_at(&name, 0, STREAM_CHUNK) {
+                    stack_referenced = DataFile::new(&name, chunk, &self.log)
+                        .packets()
+                        .filter_map(Result::ok)
+                        .filter_map(|p| p.typed().ok())
+                        .take(64)
+                        .any(|t| t.common().frinfo != 0);
+                }
+            }
+        }
+        if stack_referenced && self.frameinfo.is_empty() {
+            out.push(Partial::Damaged(Error::File {
+                file: "data.frameinfo".into(),
+                source: Box::new(Error::Invalid {
+                    what: "frame info",
+                    offset: 0,
+                    expected: "the stacks the data packets reference (FRINFO)".into(),
+                    found: "no frame packets (the file is empty or missing): every stack is lost"
+                        .into(),
+                }),
+            }));
+        }
+        out.extend(self.undescribed_files().into_iter().map(Partial::Damaged));
+        out
+    }
+
+    /// One pass over data file `name`, in chunks: its first bad packet (an error naming the
+    /// file and the offset) and its first packet of a kind log.xml does not describe for it
+    /// (see [`DataFile::undescribed`]).
+    fn scan_data_file(&self, name: &str) -> Result<(Option<Error>, Option<Error>)> {
+        let file = DataFile::new(name, Bytes::new(), &self.log);
+        let (mut error, mut undescribed) = (None, None);
+        let mut offset = 0u64;
+        loop {
+            let Some(chunk) = self.source.read_at(name, offset, STREAM_CHUNK)? else {
+                return Ok((error, undescribed));
+            };
+            // A source that gives more than asked gave the rest of the file.
+            let at_end = chunk.len() != STREAM_CHUNK;
+            let mut packets = Packets::at(&chunk, self.endian(), offset);
+            let mut resume = None;
+            for p in packets.by_ref() {
+                match p {
+                    Ok(p) => {
+                        if undescribed.is_none()
+                            && !file.layouts.iter().any(|(k, _, _)| *k == p.kind)
+                        {
+                            undescribed = file.undescribed_error(&p);
+                        }
+                    }
+                    Err(e) if !at_end && e.is_truncated() => {
+                        resume = e.offset();
+                        break;
+                    }
+                    Err(e) => {
+                        error.get_or_insert(e.in_file(name));
+                    }
+                }
+            }
+            if at_end || (error.is_some() && undescribed.is_some()) {
+                return Ok((error, undescribed));
+            }
+            let end = offset.saturating_add(chunk.len() as u64);
+            let next = resume.unwrap_or_else(|| packets.next_offset().max(end));
+            offset = if next > offset { next } else { end };
+        }
+    }
+
+    /// Data files holding packets although log.xml describes no packets for them (log.xml cut
+    /// before its `<profpckt>` descriptors).
+    fn undescribed_files(&self) -> Vec<Error> {
+        let mut out = Vec::new();
         let described = self.log.data_files();
         for name in DATA_FILE_NAMES {
             if described.iter().any(|d| d == name) {
                 continue;
             }
-            if let Some(b) = self.source.read(name)? {
+            // Its first packet is enough to tell.
+            if let Ok(Some(b)) = self.source.read_at(name, 0, STREAM_CHUNK) {
                 if let Some(at) = crate::packets::Packets::new(&b, self.endian())
                     .filter_map(Result::ok)
                     .map(|p| p.offset)
@@ -168,7 +426,7 @@ impl<S: Source> Experiment<S> {
                 }
             }
         }
-        Ok(out)
+        out
     }
 
     /// The resolved stack of a packet's `FRINFO` (see [`FrameInfo::stack`]).
@@ -176,13 +434,9 @@ impl<S: Source> Experiment<S> {
         self.frameinfo.stack(frinfo)
     }
 
-    /// True when the experiment was not closed normally: no `exit` event (and no exec), or a data
-    /// file ends in a cut packet (target killed or still running).
+    /// True when the experiment is partial: [`Experiment::partial`] gives a reason.
     pub fn incomplete(&self) -> bool {
-        if !self.log.has_exit() && !self.log.has_exec() {
-            return true;
-        }
-        self.truncations().map_or(true, |t| !t.is_empty())
+        !self.partial().is_empty()
     }
 
     /// The `overview` records (empty if absent).
@@ -240,6 +494,36 @@ impl<S: Source> Experiment<S> {
     }
 
     /// Descendant experiments in gprofng's order (see [`crate::descendants::list`]).
+    ///
+    /// The tiny experiment the crate carries (`src/demo/`) forked once: its child's
+    /// experiment is `_f1.er`, with its own packets and the founder's archives.
+    ///
+    /// ```
+    /// use experiment::{Experiment, MemorySource, descendants::Step, profile::StackProfile};
+    /// use experiment::stacks::Symbolizer;
+    /// # let source = MemorySource::new()
+    /// #     .with("log.xml", &include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/demo/log.xml"))[..])
+    /// #     .with("map.xml", &include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/demo/map.xml"))[..])
+    /// #     .with("data.frameinfo", &include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/demo/data.frameinfo"))[..])
+    /// #     .with("profile", &include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/demo/profile"))[..])
+    /// #     .with("archives/demo_4xbbvtFYDL2", &include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/demo/archives/demo_4xbbvtFYDL2"))[..])
+    /// #     .with("_f1.er/log.xml", &include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/demo/_f1.er/log.xml"))[..])
+    /// #     .with("_f1.er/map.xml", &include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/demo/_f1.er/map.xml"))[..])
+    /// #     .with("_f1.er/data.frameinfo", &include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/demo/_f1.er/data.frameinfo"))[..])
+    /// #     .with("_f1.er/profile", &include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/demo/_f1.er/profile"))[..]);
+    /// let exp = Experiment::open(source)?;
+    /// let children = exp.descendants();
+    /// assert_eq!(children.len(), 1);
+    /// assert_eq!((children[0].name.as_str(), children[0].lineage.as_slice()), ("_f1.er", &[Step::Fork(1)][..]));
+    /// let child = exp.open_descendant(&children[0].name)?;
+    /// assert_eq!(child.log().process.command.as_deref(), Some("(fork)"));
+    /// // Its stacks are named from the founder's archives/.
+    /// let symbols = Symbolizer::new(&child).with_founder_archives(&exp);
+    /// let profile = StackProfile::collect(&child, symbols, None)?;
+    /// let hot = profile.function_table().function_list().rows[1].name.clone();
+    /// assert_eq!(hot, "other");
+    /// # Ok::<(), experiment::Error>(())
+    /// ```
     pub fn descendants(&self) -> Vec<crate::descendants::Descendant> {
         crate::descendants::list(&self.source)
     }
@@ -331,6 +615,10 @@ pub const DATA_FILE_NAMES: [&str; 8] = [
     "deadlocks",
 ];
 
+/// The chunk size [`Experiment::stream_packets`] reads data files in (a multiple of the
+/// collector's 16 KiB buffer chunks).
+pub const STREAM_CHUNK: usize = 256 << 10;
+
 /// How deep [`Experiment::jdynclasses`] walks (package nesting; also stops directory loops a
 /// source may have).
 pub const JDYNCLASSES_DEPTH: usize = 64;
@@ -398,6 +686,49 @@ impl<'e> DataFile<'e> {
     /// Raw bytes.
     pub fn bytes(&self) -> &Bytes {
         &self.bytes
+    }
+
+    /// The first packet of a kind log.xml describes no packets of for this file, as an error
+    /// naming the file, the offset and the kind ([`DataFile::packets`] skips such packets);
+    /// `None` when every packet is described. Packets of an undescribed kind mean a log.xml
+    /// cut or damaged in its descriptors: the packets are lost.
+    pub fn undescribed(&self) -> Option<Error> {
+        let p = Packets::new(&self.bytes, self.endian)
+            .map_while(Result::ok)
+            .find(|p| !self.layouts.iter().any(|(k, _, _)| *k == p.kind))?;
+        self.undescribed_error(&p)
+    }
+
+    fn undescribed_error(&self, p: &RawPacket<'_>) -> Option<Error> {
+        let described: Vec<String> = self.layouts.iter().map(|(k, _, _)| k.to_string()).collect();
+        Some(Error::File {
+            file: self.name.clone(),
+            source: Box::new(Error::Invalid {
+                what: "packet type",
+                offset: p.offset + 2,
+                expected: format!(
+                    "a kind log.xml describes for this file ({})",
+                    if described.is_empty() {
+                        "none: log.xml describes no packets of it".to_owned()
+                    } else {
+                        described.join(", ")
+                    }
+                ),
+                found: format!(
+                    "kind {}: log.xml is damaged or cut in its descriptors, packets of this kind are skipped",
+                    p.kind
+                ),
+            }),
+        })
+    }
+
+    /// The packets of `chunk`, the part of this data file that starts at byte `base` (see
+    /// [`Experiment::stream_packets`]); like [`DataFile::packets`].
+    pub fn packets_in<'a>(&'a self, chunk: &'a [u8], base: u64) -> DataPackets<'a> {
+        DataPackets {
+            inner: Packets::at(chunk, self.endian, base),
+            file: self,
+        }
     }
 
     /// The packets in file order (not time order). Packets of kinds log.xml does not describe
@@ -469,6 +800,107 @@ impl<'a> Iterator for DataPackets<'a> {
                     },
                     layout,
                 }));
+            }
+        }
+    }
+}
+
+impl DataPackets<'_> {
+    /// The offset in the file of the next packet to be read.
+    pub fn next_offset(&self) -> u64 {
+        self.inner.next_offset()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
+    use super::*;
+    use crate::source::MemorySource;
+
+    fn fixture(case: &str) -> MemorySource {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/data")
+            .join(case)
+            .join("test.1.er");
+        let mut src = MemorySource::new();
+        for e in std::fs::read_dir(&dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_file() {
+                let name = p.file_name().unwrap().to_str().unwrap().to_owned();
+                src.insert(name, std::fs::read(&p).unwrap());
+            }
+        }
+        src
+    }
+
+    /// (offset, kind) of every packet and the text of every error, whole-file and streamed.
+    fn walk(exp: &Experiment<MemorySource>, name: &str, chunk: Option<usize>) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut take = |p: Result<DataPacket<'_>>| match p {
+            Ok(p) => out.push(format!("{} {}", p.raw().offset, p.raw().kind)),
+            Err(e) => out.push(e.to_string()),
+        };
+        match chunk {
+            Some(c) => {
+                exp.stream_packets_by(name, c, &mut take).unwrap();
+            }
+            None => exp
+                .data(name)
+                .unwrap()
+                .unwrap()
+                .packets()
+                .for_each(&mut take),
+        }
+        out
+    }
+
+    /// A source whose `read_at` ignores the range and gives the whole file.
+    struct Careless(MemorySource);
+
+    impl Source for Careless {
+        fn read(&self, path: &str) -> Result<Option<Bytes>> {
+            self.0.read(path)
+        }
+        fn list(&self, dir: &str) -> Vec<String> {
+            self.0.list(dir)
+        }
+        fn read_at(&self, path: &str, _: u64, _: usize) -> Result<Option<Bytes>> {
+            self.0.read(path)
+        }
+    }
+
+    #[test]
+    fn a_source_giving_more_than_asked_ends_the_stream() {
+        let exp = Experiment::open(Careless(fixture("many_threads"))).unwrap();
+        let mut n = 0;
+        exp.stream_packets_by("heaptrace", 1 << 17, |_| n += 1)
+            .unwrap();
+        let whole = exp.data("heaptrace").unwrap().unwrap().packets().count();
+        assert_eq!(n, whole);
+    }
+
+    #[test]
+    fn streaming_in_chunks_gives_the_whole_files_packets_and_errors() {
+        for (case, file, cut) in [
+            ("many_threads", "heaptrace", None),
+            ("heap", "heaptrace", Some(40_001)),
+            ("cxx_names", "profile", Some(6_002)),
+        ] {
+            let mut src = fixture(case);
+            if let Some(len) = cut {
+                let b = src.read(file).unwrap().unwrap();
+                src.insert(file, b.slice(..len));
+            }
+            let exp = Experiment::open(src).unwrap();
+            let whole = walk(&exp, file, None);
+            assert!(whole.len() > 10, "{case}");
+            for chunk in [(1 << 16) + 4, 70_000, 100_003, 1 << 18, STREAM_CHUNK] {
+                assert_eq!(
+                    walk(&exp, file, Some(chunk)),
+                    whole,
+                    "{case} {file} by {chunk}"
+                );
             }
         }
     }

@@ -446,6 +446,11 @@ impl FrameInfo {
         self.words.get(info.words.clone()).unwrap_or_default()
     }
 
+    /// True when there is no frame packet (the file is empty or missing).
+    pub fn is_empty(&self) -> bool {
+        self.packets.is_empty()
+    }
+
     /// Bad packets and infos skipped while indexing.
     pub fn problems(&self) -> &[Error] {
         &self.problems

@@ -94,7 +94,23 @@ pub fn class_name(signature: &str) -> String {
 impl JClasses {
     /// Parses `jclasses`; bad packets end with an error.
     pub fn parse(data: &[u8], endian: Endian) -> Result<JClasses> {
+        let (out, stopped) = JClasses::parse_salvaging(data, endian);
+        match stopped {
+            Some(e) => Err(e),
+            None => Ok(out),
+        }
+    }
+
+    /// Parses `jclasses` up to its first bad or cut packet: the classes and methods before it,
+    /// and the error that stopped reading (`None` when the whole file was read).
+    pub fn parse_salvaging(data: &[u8], endian: Endian) -> (JClasses, Option<Error>) {
         let mut out = JClasses::default();
+        let stopped = out.read_packets(data, endian).err();
+        (out, stopped)
+    }
+
+    fn read_packets(&mut self, data: &[u8], endian: Endian) -> Result<()> {
+        let out = self;
         for p in Packets::new(data, endian) {
             let p = p?;
             let mut c = Cursor::new(p.bytes, p.offset, endian, WordSize::W64);
@@ -156,7 +172,7 @@ impl JClasses {
                 }
             }
         }
-        Ok(out)
+        Ok(())
     }
 
     /// Appends a class with its methods and indexes them (for building experiments in memory;

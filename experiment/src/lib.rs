@@ -1,7 +1,14 @@
 //! Sun Studio / Oracle Developer Studio / GNU gprofng experiment directories (`*.er`).
 //!
 //! The crate does no I/O: [`Experiment::open`] reads files through a [`Source`] the caller
-//! supplies (an in-memory [`MemorySource`], closures via [`FnSource`], or your own type).
+//! supplies (an in-memory [`MemorySource`], closures via [`FnSource`], or your own type); the
+//! `fs` feature adds `fs::DirSource`, an experiment directory on the file system that lists
+//! `archives/` and descendants and finds load objects where gprofng does. The answers:
+//! gprofng's function list ([`profile::FunctionList::read`]), folded stacks
+//! ([`profile::StackProfile::read`], then `folded`), callers and callees
+//! ([`profile::CallersCallees::read`]), heap leaks and allocations
+//! ([`profile::heap_stacks`]), descendants ([`Experiment::descendants`]),
+//! and whether and why the experiment is partial ([`Experiment::partial`]).
 //!
 //! ```
 //! use experiment::{Experiment, MemorySource, packets::TypedPacket};
@@ -51,13 +58,16 @@
 //! turns them into gprofng's function list (`<Total>` first, its default metrics per data
 //! kind) and folded stacks for flame graphs.
 //!
-//! Reading can stop short (a collector killed mid-write, a copy cut off):
-//! [`Experiment::truncations`] says which file and at which byte offset, while everything
-//! before the cut is still served. Files come through [`Source::read`], whose `Ok(None)`
+//! Reading can stop short (a collector killed mid-write, a copy cut off, a damaged file):
+//! [`Experiment::partial`] says whether and why — [`Partial::NoExitEvent`] for a collector
+//! that stopped before the program ended, [`Partial::Damaged`] naming the file and the byte
+//! offset or line:column — while everything before the damage is still served. Files come through [`Source::read`], whose `Ok(None)`
 //! (missing) and `Err` ([`Error::Read`], naming the path) stay distinct; every decoder error
 //! names the file it came from ([`Error::File`]).
 //!
-//! Features: `serde` (default) derives `Serialize`/`Deserialize` for the data models.
+//! Features: `serde` (default) derives `Serialize`/`Deserialize` for the data models;
+//! `demangle` (default) demangles C++ function names as gprofng prints them (`cpp_demangle`);
+//! `fs` (off by default) adds the `fs` module, the only one doing I/O.
 //!
 //! Nothing in the crate panics on input: every reader returns [`Result`], iterators over
 //! records are lazy and fallible, and no allocation is sized by an unchecked length.
@@ -73,6 +83,9 @@ pub mod elf;
 mod error;
 mod experiment;
 pub mod frameinfo;
+#[cfg(feature = "fs")]
+pub mod fs;
+mod hash;
 pub mod jclasses;
 pub mod labels;
 pub mod log;
@@ -89,11 +102,11 @@ pub use bytes;
 pub use error::{Error, Result};
 pub use experiment::{
     DATA_FILE_NAMES, DataFile, DataPacket, DataPackets, DynClass, Experiment, JDYNCLASSES_DEPTH,
-    JDYNCLASSES_ENTRIES,
+    JDYNCLASSES_ENTRIES, Partial, STREAM_CHUNK,
 };
 pub use source::{FnSource, MemorySource, Source, SubSource, from_fn};
 
-/// The README's examples, compiled and run as doc tests.
-#[cfg(doctest)]
+/// The README's examples, compiled and run as doc tests (they use the `fs` feature).
+#[cfg(all(doctest, feature = "fs"))]
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctests;

@@ -100,6 +100,9 @@ pub struct Resolved<'a> {
     /// True for generated code (a `function` or `jcm` event: vDSO, JVM stubs, interpreter, JIT
     /// code), false for a segment of a load object file.
     pub generated: bool,
+    /// File offset of the start of the mapping holding the PC (`foffset`; 0 for generated
+    /// code): where gprofng's placeholder for a load object it cannot read starts.
+    pub segment_offset: u64,
 }
 
 impl Resolved<'_> {
@@ -288,6 +291,7 @@ impl Map {
                 name,
                 offset: (pc - vaddr).wrapping_add(foff as u64),
                 generated,
+                segment_offset: foff as u64,
             };
             found.push((t, vaddr, r));
         }
@@ -485,6 +489,7 @@ impl<'m> MapIndex<'m> {
                         name,
                         offset,
                         generated,
+                        segment_offset: foff as u64,
                     },
                 ));
             }
@@ -541,6 +546,7 @@ mod tests {
                         name,
                         offset,
                         generated,
+                        segment_offset: foff as u64,
                     },
                 ));
             }
@@ -645,11 +651,13 @@ mod tests {
             name: "<JIT-compiled method>",
             offset: 0x10,
             generated: true,
+            segment_offset: 0,
         };
         let lib = Resolved {
             name: "libjvm.so",
             offset: 0x3030,
             generated: false,
+            segment_offset: 0x20,
         };
         assert_eq!(map.resolve(0x4010, 10 * (n - 1) + 4), Some(jit.clone()));
         // Between an unmap and the next mapping the segment underneath shows through.

@@ -12,7 +12,7 @@ use crate::experiment::Experiment;
 use crate::packets::{DataKind, HeapPacket, HeapType, IoType, TypedPacket};
 use crate::source::Source;
 use crate::stacks::{FunctionId, StackId, Symbolizer, TOTAL};
-use crate::summary::heap_leaks;
+use crate::summary::{LeakTracker, heap_leaks};
 use std::collections::HashMap;
 
 /// A metric gprofng computes per packet (names as gprofng's metric list spells them).
@@ -289,6 +289,32 @@ const KIND_ORDER: [DataKind; 5] = [
 ];
 
 impl<'e, S: Source> StackProfile<'e, S> {
+    /// [`StackProfile::collect`] with stacks named from the experiment's `archives/` and the
+    /// load objects its source finds ([`Source::load_object`]): every data kind for `None`.
+    ///
+    /// Folded stacks for a flame graph (`frames root first;… value`), from the tiny experiment
+    /// the crate carries (`src/demo/`, the program `demo.c` beside it):
+    ///
+    /// ```
+    /// use experiment::{Experiment, MemorySource, packets::DataKind};
+    /// use experiment::profile::{Metric, StackProfile};
+    /// # let source = MemorySource::new()
+    /// #     .with("log.xml", &include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/demo/log.xml"))[..])
+    /// #     .with("map.xml", &include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/demo/map.xml"))[..])
+    /// #     .with("data.frameinfo", &include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/demo/data.frameinfo"))[..])
+    /// #     .with("profile", &include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/demo/profile"))[..])
+    /// #     .with("archives/demo_4xbbvtFYDL2", &include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/demo/archives/demo_4xbbvtFYDL2"))[..]);
+    /// let exp = Experiment::open(source)?;
+    /// let profile = StackProfile::read(&exp, Some(DataKind::Clock))?;
+    /// let folded = profile.folded(Metric::TotalCpu); // nanoseconds per distinct stack
+    /// let work_leaf = folded.iter().find(|(stack, _)| stack.ends_with(";main;work;leaf")).unwrap();
+    /// assert_eq!(work_leaf.1, 820_574_000);
+    /// # Ok::<(), experiment::Error>(())
+    /// ```
+    pub fn read(exp: &'e Experiment<S>, only: Option<DataKind>) -> crate::Result<Self> {
+        StackProfile::collect(exp, Symbolizer::new(exp), only)
+    }
+
     /// Reads every packet of every data file of `exp` whose kind passes `only` (all kinds for
     /// `None`), naming stacks with `symbols`. Packets that cannot be read are counted in
     /// [`StackProfile::bad_packets`] and skipped; where files were cut is in
@@ -317,91 +343,141 @@ impl<'e, S: Source> StackProfile<'e, S> {
                 }
             }
         }
+        // Heap events pair up in time order: streamed when the files give them in time order
+        // (memory then grows with the live allocations only), else kept and sorted.
+        // The first pass assumes the heap events come in time order (streamed: memory grows
+        // with the live allocations only); events out of order make a second pass that keeps
+        // them all and sorts them.
+        let seen_declared = seen.clone();
+        let files = exp.log().data_files();
+        let mut heap_in_order = only.is_none_or(|k| k == DataKind::Heap);
+        let mut tracker: LeakTracker<StackId> = LeakTracker::new();
         let mut heap: Vec<(StackId, HeapPacket)> = Vec::new();
         let mut bad = 0;
-        for file in exp.data_files()? {
-            for p in file.packets() {
-                let Ok(p) = p else {
-                    bad += 1;
-                    continue;
-                };
-                let kind = p.kind();
-                if only.is_some_and(|k| k != kind) || !KIND_ORDER.contains(&kind) {
-                    continue;
+        loop {
+            let mut last_heap = 0u64;
+            let mut out_of_order = false;
+            for name in &files {
+                if out_of_order {
+                    break;
                 }
-                let Ok(t) = p.typed() else {
-                    bad += 1;
-                    continue;
-                };
-                if !seen.contains(&kind) {
-                    seen.push(kind);
-                }
-                let c = *t.common();
-                let id = symbols.stack(c.frinfo, c.tstamp);
-                let slot = id.0 as usize;
-                if values.len() <= slot {
-                    values.resize(slot + 1, [0; METRICS]);
-                }
-                let mut add = |m: Metric, v: u64| {
-                    let i = m.index();
-                    if let Some(row) = values.get_mut(slot) {
-                        if let Some(x) = row.get_mut(i) {
+                exp.stream_packets(name, |p| {
+                    let Ok(p) = p else {
+                        bad += 1;
+                        return;
+                    };
+                    let kind = p.kind();
+                    if only.is_some_and(|k| k != kind) || !KIND_ORDER.contains(&kind) {
+                        return;
+                    }
+                    let Ok(t) = p.typed() else {
+                        bad += 1;
+                        return;
+                    };
+                    if !seen.contains(&kind) {
+                        seen.push(kind);
+                    }
+                    let c = *t.common();
+                    let id = symbols.stack(c.frinfo, c.tstamp);
+                    let slot = id.0 as usize;
+                    if values.len() <= slot {
+                        values.resize(slot + 1, [0; METRICS]);
+                    }
+                    let mut add = |m: Metric, v: u64| {
+                        let i = m.index();
+                        if let Some(row) = values.get_mut(slot) {
+                            if let Some(x) = row.get_mut(i) {
+                                *x = x.wrapping_add(v);
+                            }
+                        }
+                        if let Some(x) = total.get_mut(i) {
                             *x = x.wrapping_add(v);
                         }
-                    }
-                    if let Some(x) = total.get_mut(i) {
-                        *x = x.wrapping_add(v);
-                    }
-                };
-                match t {
-                    TypedPacket::Clock(ck) => {
-                        let ticks: u64 = ck.ticks().map(|(_, n)| u64::from(n)).sum();
-                        add(Metric::TotalCpu, ticks.saturating_mul(ptimer_ns));
-                    }
-                    TypedPacket::Heap(h) => heap.push((id, h)),
-                    TypedPacket::Hwc(h) => {
-                        if let Some(tag) = u8::try_from(h.tag)
-                            .ok()
-                            .filter(|&t| usize::from(t) < MAX_HWC_TAGS)
-                        {
-                            add(Metric::Hwc(tag), h.interval);
-                        } else {
-                            bad += 1;
+                    };
+                    match t {
+                        TypedPacket::Clock(ck) => {
+                            let ticks: u64 = ck.ticks().map(|(_, n)| u64::from(n)).sum();
+                            add(Metric::TotalCpu, ticks.saturating_mul(ptimer_ns));
                         }
-                    }
-                    TypedPacket::Sync(y) => {
-                        add(Metric::Sync, y.wait_ns());
-                        add(Metric::SyncN, 1);
-                    }
-                    TypedPacket::Io(io) => {
-                        let time = io.common.tstamp.saturating_sub(io.request);
-                        let (t, n, b) = match io.io_type {
-                            IoType::Read => (
-                                Metric::IoReadTime,
-                                Metric::IoReadCnt,
-                                Some(Metric::IoReadBytes),
-                            ),
-                            IoType::Write => (
-                                Metric::IoWriteTime,
-                                Metric::IoWriteCnt,
-                                Some(Metric::IoWriteBytes),
-                            ),
-                            IoType::Open | IoType::Close | IoType::OtherIo => {
-                                (Metric::IoOtherTime, Metric::IoOtherCnt, None)
+                        TypedPacket::Heap(h) if heap_in_order => {
+                            out_of_order |= h.common.tstamp < last_heap;
+                            last_heap = h.common.tstamp;
+                            if out_of_order {
+                                return;
                             }
-                            _ => (Metric::IoErrorTime, Metric::IoErrorCnt, None),
-                        };
-                        add(t, time);
-                        add(n, 1);
-                        if let Some(b) = b {
-                            add(b, io.nbytes);
+                            if is_allocation(h.htype) {
+                                add(Metric::HeapAllocCnt, 1);
+                                add(Metric::HeapAllocBytes, h.size);
+                            }
+                            tracker.push(&h, id);
                         }
+                        TypedPacket::Heap(h) => heap.push((id, h)),
+                        TypedPacket::Hwc(h) => {
+                            if let Some(tag) = u8::try_from(h.tag)
+                                .ok()
+                                .filter(|&t| usize::from(t) < MAX_HWC_TAGS)
+                            {
+                                add(Metric::Hwc(tag), h.interval);
+                            } else {
+                                bad += 1;
+                            }
+                        }
+                        TypedPacket::Sync(y) => {
+                            add(Metric::Sync, y.wait_ns());
+                            add(Metric::SyncN, 1);
+                        }
+                        TypedPacket::Io(io) => {
+                            let time = io.common.tstamp.saturating_sub(io.request);
+                            let (t, n, b) = match io.io_type {
+                                IoType::Read => (
+                                    Metric::IoReadTime,
+                                    Metric::IoReadCnt,
+                                    Some(Metric::IoReadBytes),
+                                ),
+                                IoType::Write => (
+                                    Metric::IoWriteTime,
+                                    Metric::IoWriteCnt,
+                                    Some(Metric::IoWriteBytes),
+                                ),
+                                IoType::Open | IoType::Close | IoType::OtherIo => {
+                                    (Metric::IoOtherTime, Metric::IoOtherCnt, None)
+                                }
+                                _ => (Metric::IoErrorTime, Metric::IoErrorCnt, None),
+                            };
+                            add(t, time);
+                            add(n, 1);
+                            if let Some(b) = b {
+                                add(b, io.nbytes);
+                            }
+                        }
+                        _ => {}
                     }
-                    _ => {}
+                })?;
+            }
+            if out_of_order && heap_in_order {
+                heap_in_order = false;
+                values.clear();
+                total = [0; METRICS];
+                seen = seen_declared.clone();
+                tracker = LeakTracker::new();
+                heap.clear();
+                bad = 0;
+                continue;
+            }
+            break;
+        }
+        for (id, leaked) in tracker.leaks() {
+            for (m, v) in [(Metric::HeapLeakCnt, 1), (Metric::HeapLeakBytes, leaked)] {
+                let i = m.index();
+                if let Some(x) = values.get_mut(id.0 as usize).and_then(|r| r.get_mut(i)) {
+                    *x = x.wrapping_add(v);
+                }
+                if let Some(x) = total.get_mut(i) {
+                    *x = x.wrapping_add(v);
                 }
             }
         }
-        // Leaks need every heap event in time order first.
+        // Out of time order: every heap event first, then sorted.
         let packets: Vec<HeapPacket> = heap.iter().map(|(_, h)| *h).collect();
         let leaks = heap_leaks(&packets);
         for ((id, h), leaked) in heap.iter().zip(leaks) {
@@ -410,10 +486,7 @@ impl<'e, S: Source> StackProfile<'e, S> {
                 values.resize(slot + 1, [0; METRICS]);
             }
             let mut adds: Vec<(Metric, u64)> = Vec::with_capacity(4);
-            if matches!(
-                h.htype,
-                HeapType::Malloc | HeapType::Realloc | HeapType::Mmap
-            ) {
+            if is_allocation(h.htype) {
                 adds.push((Metric::HeapAllocCnt, 1));
                 adds.push((Metric::HeapAllocBytes, h.size));
                 if leaked > 0 {
@@ -487,6 +560,8 @@ impl<'e, S: Source> StackProfile<'e, S> {
         let mut excl: HashMap<FunctionId, [u64; METRICS]> = HashMap::new();
         let mut incl: HashMap<FunctionId, [u64; METRICS]> = HashMap::new();
         let mut distinct: Vec<FunctionId> = Vec::new();
+        let mut keys: HashMap<FunctionId, String> = HashMap::new();
+        let mut path: Vec<FunctionId> = Vec::new();
         for (i, v) in self.values.iter().enumerate() {
             // Stacks only frees and unmaps used carry no metric: gprofng lists none of their
             // functions.
@@ -506,17 +581,15 @@ impl<'e, S: Source> StackProfile<'e, S> {
             for &f in &distinct {
                 add_into(incl.entry(f).or_insert([0; METRICS]), v);
             }
+            path.clear();
+            path.extend(frames.iter().map(|f| f.function));
+            for &f in &path {
+                keys.entry(f).or_insert_with(|| self.function_key(f));
+            }
+            self.add_calls(&mut table, &path, &keys, v);
         }
         for (f, i) in incl {
-            // Keyed by name, plus the signature of Java methods (see `Function::signature`).
-            let name = self
-                .symbols
-                .function(f)
-                .map(|x| match &x.signature {
-                    Some(sig) => format!("{}\0{sig}", x.name),
-                    None => x.name.clone(),
-                })
-                .unwrap_or_default();
+            let name = self.function_key(f);
             let e = excl.get(&f).copied().unwrap_or([0; METRICS]);
             let slot = table
                 .functions
@@ -526,6 +599,54 @@ impl<'e, S: Source> StackProfile<'e, S> {
             add_into(&mut slot.1, &i);
         }
         table
+    }
+
+    /// The key a function is listed under: its name, plus the signature of a Java method
+    /// (see `Function::signature`), `\0`-separated.
+    fn function_key(&self, f: FunctionId) -> String {
+        self.symbols
+            .function(f)
+            .map(|x| match &x.signature {
+                Some(sig) => format!("{}\0{sig}", x.name),
+                None => x.name.clone(),
+            })
+            .unwrap_or_default()
+    }
+
+    /// gprofng's callers and callees of one stack (`path` root first) carrying `v`: each
+    /// function's innermost occurrence gets `v` on the edge from its caller (`<Total>` for the
+    /// root) and on the edge to its callee; its outer occurrences list their edges with
+    /// nothing attributed (so the attributed callers add up to the inclusive value, however
+    /// deep the recursion).
+    fn add_calls(
+        &self,
+        table: &mut FunctionTable,
+        path: &[FunctionId],
+        keys: &HashMap<FunctionId, String>,
+        v: &[u64; METRICS],
+    ) {
+        let zero = [0u64; METRICS];
+        let key = |at: usize| -> &str {
+            path.get(at)
+                .and_then(|f| keys.get(f))
+                .map_or("", String::as_str)
+        };
+        match path.first() {
+            Some(_) => add_edge(&mut table.callees, TOTAL, key(0), v),
+            None => return,
+        }
+        for (at, f) in path.iter().enumerate() {
+            let innermost = !path.get(at + 1..).unwrap_or_default().contains(f);
+            let value = if innermost { v } else { &zero };
+            let caller = match at.checked_sub(1) {
+                Some(c) => key(c),
+                None => TOTAL,
+            };
+            add_edge(&mut table.callers, key(at), caller, value);
+            if at + 1 < path.len() {
+                add_edge(&mut table.callees, key(at), key(at + 1), value);
+            }
+        }
     }
 
     /// Folded stacks for `metric`: one `(frames root first joined by ';', value)` per distinct
@@ -588,6 +709,10 @@ pub struct FunctionTable {
     kinds: Vec<DataKind>,
     /// Hardware counters: (tag, `hwcname`), by tag.
     hwc: Vec<(u8, String)>,
+    /// Function key → caller key → attributed values (gprofng's callers).
+    callers: HashMap<String, HashMap<String, [u64; METRICS]>>,
+    /// Function key → callee key → attributed values (gprofng's callees).
+    callees: HashMap<String, HashMap<String, [u64; METRICS]>>,
 }
 
 impl Default for FunctionTable {
@@ -597,6 +722,41 @@ impl Default for FunctionTable {
             total: [0; METRICS],
             kinds: Vec::new(),
             hwc: Vec::new(),
+            callers: HashMap::new(),
+            callees: HashMap::new(),
+        }
+    }
+}
+
+/// A function's exclusive and inclusive values per metric.
+type ExclIncl = ([u64; METRICS], [u64; METRICS]);
+
+/// Adds `v` to the edge `from` → `to` of `edges`.
+fn add_edge(
+    edges: &mut HashMap<String, HashMap<String, [u64; METRICS]>>,
+    from: &str,
+    to: &str,
+    v: &[u64; METRICS],
+) {
+    let inner = match edges.get_mut(from) {
+        Some(i) => i,
+        None => edges.entry(from.to_owned()).or_default(),
+    };
+    match inner.get_mut(to) {
+        Some(acc) => add_into(acc, v),
+        None => {
+            inner.insert(to.to_owned(), *v);
+        }
+    }
+}
+
+fn merge_edges(
+    into: &mut HashMap<String, HashMap<String, [u64; METRICS]>>,
+    from: HashMap<String, HashMap<String, [u64; METRICS]>>,
+) {
+    for (f, inner) in from {
+        for (g, v) in inner {
+            add_edge(into, &f, &g, &v);
         }
     }
 }
@@ -613,6 +773,8 @@ impl FunctionTable {
             add_into(&mut slot.0, &e);
             add_into(&mut slot.1, &i);
         }
+        merge_edges(&mut self.callers, other.callers);
+        merge_edges(&mut self.callees, other.callees);
         add_into(&mut self.total, &other.total);
         for c in other.hwc {
             if !self.hwc.iter().any(|(t, _)| *t == c.0) {
@@ -726,8 +888,333 @@ impl FunctionTable {
     }
 }
 
+/// Events gprofng counts as allocations.
+fn is_allocation(t: HeapType) -> bool {
+    matches!(t, HeapType::Malloc | HeapType::Realloc | HeapType::Mmap)
+}
+
 fn add_into(acc: &mut [u64; METRICS], v: &[u64; METRICS]) {
     for (a, b) in acc.iter_mut().zip(v) {
         *a = a.wrapping_add(*b);
     }
+}
+
+/// gprofng's function list, ready to print (`gprofng display text -functions`): its default
+/// columns for the data kinds recorded, in its column order, and the rows in its order.
+///
+/// ```
+/// use experiment::{Experiment, MemorySource, profile::FunctionList};
+/// # let source = MemorySource::new()
+/// #     .with("log.xml", &include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/demo/log.xml"))[..])
+/// #     .with("map.xml", &include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/demo/map.xml"))[..])
+/// #     .with("data.frameinfo", &include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/demo/data.frameinfo"))[..])
+/// #     .with("profile", &include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/demo/profile"))[..])
+/// #     .with("archives/demo_4xbbvtFYDL2", &include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/demo/archives/demo_4xbbvtFYDL2"))[..])
+/// #     .with("_f1.er/log.xml", &include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/demo/_f1.er/log.xml"))[..])
+/// #     .with("_f1.er/map.xml", &include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/demo/_f1.er/map.xml"))[..])
+/// #     .with("_f1.er/data.frameinfo", &include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/demo/_f1.er/data.frameinfo"))[..])
+/// #     .with("_f1.er/profile", &include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/demo/_f1.er/profile"))[..]);
+/// // `source` serves the files of the tiny experiment the crate carries (`src/demo/`: a
+/// // program and its forked child; the `fs` feature's `experiment::fs::open` reads one from
+/// // a directory).
+/// let exp = Experiment::open(source)?;
+/// let list = FunctionList::read(&exp, None)?; // the founder and its descendants
+/// assert_eq!(list.keys, ["e.totalcpu", "i.totalcpu"]);
+/// let names: Vec<&str> = list.rows.iter().map(|r| r.name.as_str()).collect();
+/// assert_eq!(names[..3], ["<Total>", "leaf", "other"]);
+/// // libc.so.6 is not archived and the source finds no copy: gprofng's placeholder.
+/// assert!(names.contains(&"<static>@0x26000 (<libc.so.6>) --  no functions found"));
+/// // Times in nanoseconds: `leaf` ran 0.820574 s, exclusive and inclusive.
+/// assert_eq!(list.rows[1].values, [820_574_000, 820_574_000]);
+/// # Ok::<(), experiment::Error>(())
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct FunctionList {
+    /// The columns, in gprofng's order.
+    pub columns: Vec<Column>,
+    /// gprofng's key of each column (`e.totalcpu`, `i.heapleakbytes`, `e.cycles`).
+    pub keys: Vec<String>,
+    /// `<Total>` first, then every function sorted by gprofng's default sort column (largest
+    /// first), ties by name; each row's values in column order (times in ns).
+    pub rows: Vec<Row>,
+}
+
+impl FunctionList {
+    /// The function list of `exp` and of its descendant experiments with data, merged as
+    /// gprofng merges them: packets of kind `only` (every kind for `None`), stacks named
+    /// from the archives (a descendant's from its founder's too) and the load objects the
+    /// source finds ([`Source::load_object`]).
+    pub fn read<S: Source>(exp: &Experiment<S>, only: Option<DataKind>) -> crate::Result<Self> {
+        Ok(function_table_of(exp, only)?.function_list())
+    }
+
+    /// The value of column `key` in `row` (`None` when the list has no such column).
+    pub fn value(&self, row: &Row, key: &str) -> Option<u64> {
+        let at = self.keys.iter().position(|k| k == key)?;
+        row.values.get(at).copied()
+    }
+}
+
+impl FunctionTable {
+    /// gprofng's function list of this table: [`FunctionTable::default_columns`], sorted by
+    /// [`FunctionTable::sort_column`].
+    pub fn function_list(&self) -> FunctionList {
+        let columns = self.default_columns();
+        let rows = self.rows(&columns, FunctionTable::sort_column(&columns));
+        let keys = columns.iter().map(|c| self.key(*c)).collect();
+        FunctionList {
+            columns,
+            keys,
+            rows,
+        }
+    }
+}
+
+/// One function of gprofng's callers–callees view: its own (exclusive; for `<Total>` the
+/// total) values, and each caller and callee with the values attributed to that call.
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct CallerCallee {
+    /// The function (`<Total>` first).
+    pub name: String,
+    /// Its values per metric of [`CallersCallees::metrics`] (raw: times in ns).
+    pub values: Vec<u64>,
+    /// Its callers (`<Total>` for a root function), attributed values largest first.
+    pub callers: Vec<Row>,
+    /// Its callees, attributed values largest first.
+    pub callees: Vec<Row>,
+}
+
+/// gprofng's callers–callees view (`gprofng display text -callers-callees`): for every
+/// function of the function list, in its order, the callers and callees with attributed
+/// metrics. A caller's attributed value is what the packets whose stacks have it call the
+/// function carry (the innermost call, for a function that recurses), so a function's
+/// callers add up to its inclusive value; a callee's is what its calls from the function
+/// carry, so the callees and the function's exclusive value add up to its inclusive value.
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct CallersCallees {
+    /// The metrics, once each, in the order of the function list's columns.
+    pub metrics: Vec<Metric>,
+    /// gprofng's attributed key of each (`a.totalcpu`, `a.heapleakbytes`, `a.cycles`).
+    pub keys: Vec<String>,
+    /// Every function, in the function list's order.
+    pub functions: Vec<CallerCallee>,
+}
+
+impl CallersCallees {
+    /// The callers–callees view of `exp` and its descendants with data (like
+    /// [`FunctionList::read`]).
+    pub fn read<S: Source>(exp: &Experiment<S>, only: Option<DataKind>) -> crate::Result<Self> {
+        Ok(function_table_of(exp, only)?.callers_callees())
+    }
+}
+
+/// The function table of `exp` and its descendants with data, merged.
+fn function_table_of<S: Source>(
+    exp: &Experiment<S>,
+    only: Option<DataKind>,
+) -> crate::Result<FunctionTable> {
+    let mut table = StackProfile::read(exp, only)?.function_table();
+    for d in exp.descendants().into_iter().filter(|d| d.has_data) {
+        let child = exp.open_descendant(&d.name)?;
+        let symbols = Symbolizer::new(&child).with_founder_archives(exp);
+        table.merge(StackProfile::collect(&child, symbols, only)?.function_table());
+    }
+    Ok(table)
+}
+
+impl FunctionTable {
+    /// gprofng's callers–callees view of this table: the metrics of
+    /// [`FunctionTable::default_columns`] (each once), functions in the function list's
+    /// order, callers and callees sorted by the attributed value of the sort column's metric
+    /// (largest first), ties by name.
+    pub fn callers_callees(&self) -> CallersCallees {
+        let columns = self.default_columns();
+        let sort = FunctionTable::sort_column(&columns).map(|c| c.metric.index());
+        let mut metrics: Vec<Metric> = Vec::new();
+        for c in &columns {
+            if !metrics.contains(&c.metric) {
+                metrics.push(c.metric);
+            }
+        }
+        let keys = metrics
+            .iter()
+            .map(|&m| {
+                let k = self.key(Column {
+                    flavor: Flavor::Exclusive,
+                    metric: m,
+                });
+                format!("a.{}", k.strip_prefix("e.").unwrap_or(&k))
+            })
+            .collect();
+        let pick = |v: &[u64; METRICS]| -> Vec<u64> {
+            metrics
+                .iter()
+                .map(|m| v.get(m.index()).copied().unwrap_or(0))
+                .collect()
+        };
+        let edges = |map: Option<&HashMap<String, [u64; METRICS]>>| -> Vec<Row> {
+            let mut rows: Vec<(u64, Row)> = map
+                .into_iter()
+                .flatten()
+                .map(|(k, v)| {
+                    let key = sort.and_then(|i| v.get(i).copied()).unwrap_or(0);
+                    let name = k.split('\0').next().unwrap_or_default().to_owned();
+                    (
+                        key,
+                        Row {
+                            name,
+                            values: pick(v),
+                        },
+                    )
+                })
+                .collect();
+            rows.sort_by(|(ka, a), (kb, b)| kb.cmp(ka).then_with(|| a.name.cmp(&b.name)));
+            rows.into_iter().map(|(_, r)| r).collect()
+        };
+        let mut order: Vec<(&String, &ExclIncl)> = self.functions.iter().collect();
+        let sort_key = FunctionTable::sort_column(&columns);
+        let value_of = |v: &ExclIncl| -> u64 {
+            sort_key.map_or(0, |c| {
+                let row = match c.flavor {
+                    Flavor::Exclusive => &v.0,
+                    Flavor::Inclusive => &v.1,
+                };
+                row.get(c.metric.index()).copied().unwrap_or(0)
+            })
+        };
+        order.sort_by(|(na, va), (nb, vb)| {
+            value_of(vb).cmp(&value_of(va)).then_with(|| {
+                let a = na.split('\0').next().unwrap_or_default();
+                let b = nb.split('\0').next().unwrap_or_default();
+                a.cmp(b)
+            })
+        });
+        let mut functions = Vec::with_capacity(order.len() + 1);
+        functions.push(CallerCallee {
+            name: TOTAL.to_owned(),
+            values: pick(&self.total),
+            callers: Vec::new(),
+            callees: edges(self.callees.get(TOTAL)),
+        });
+        for (key, v) in order {
+            functions.push(CallerCallee {
+                name: key.split('\0').next().unwrap_or_default().to_owned(),
+                values: pick(&v.0),
+                callers: edges(self.callers.get(key.as_str())),
+                callees: edges(self.callees.get(key.as_str())),
+            });
+        }
+        CallersCallees {
+            metrics,
+            keys,
+            functions,
+        }
+    }
+}
+
+/// Which stacks of a heap trace gprofng lists (`-leaks` or `-allocs`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+pub enum HeapView {
+    /// Allocations never freed (`-leaks`).
+    Leaks,
+    /// Every allocation (`-allocs`).
+    Allocations,
+}
+
+/// One distinct stack of a heap trace with what it allocated or leaked.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct HeapStack {
+    /// How many allocations (or leaks) the stack made.
+    pub instances: u64,
+    /// Their bytes.
+    pub bytes: u64,
+    /// The frames, leaf first, as gprofng prints them (`calloc + 0x000000D9`; see
+    /// [`Symbolizer::frame_text`]).
+    pub frames: Vec<String>,
+}
+
+impl<S: Source> StackProfile<'_, S> {
+    /// The distinct stacks that allocated (or leaked) memory, with instances and bytes, in
+    /// gprofng's order: bytes, largest first, then instances, largest first.
+    pub fn heap_stacks(&self, view: HeapView) -> Vec<HeapStack> {
+        let (count, bytes) = match view {
+            HeapView::Leaks => (Metric::HeapLeakCnt.index(), Metric::HeapLeakBytes.index()),
+            HeapView::Allocations => (Metric::HeapAllocCnt.index(), Metric::HeapAllocBytes.index()),
+        };
+        let mut out: Vec<HeapStack> = Vec::new();
+        let mut index: HashMap<Vec<String>, usize> = HashMap::new();
+        for (s, v) in self.values.iter().enumerate() {
+            let instances = v.get(count).copied().unwrap_or(0);
+            if instances == 0 {
+                continue;
+            }
+            let frames: Vec<String> = self
+                .symbols
+                .stack_frames(
+                    StackId(u32::try_from(s).unwrap_or(u32::MAX)),
+                    crate::stacks::Order::LeafFirst,
+                )
+                .map(|f| self.symbols.frame_text(f))
+                .collect();
+            let b = v.get(bytes).copied().unwrap_or(0);
+            // Stacks the symbolizer tells apart that print the same are one.
+            match index.get(&frames) {
+                Some(&at) => {
+                    if let Some(e) = out.get_mut(at) {
+                        e.instances = e.instances.wrapping_add(instances);
+                        e.bytes = e.bytes.wrapping_add(b);
+                    }
+                }
+                None => {
+                    index.insert(frames.clone(), out.len());
+                    out.push(HeapStack {
+                        instances,
+                        bytes: b,
+                        frames,
+                    });
+                }
+            }
+        }
+        sort_heap_stacks(&mut out);
+        out
+    }
+}
+
+fn sort_heap_stacks(stacks: &mut [HeapStack]) {
+    stacks.sort_by(|a, b| {
+        b.bytes
+            .cmp(&a.bytes)
+            .then_with(|| b.instances.cmp(&a.instances))
+    });
+}
+
+/// The heap stacks of `exp` and its descendants with data (gprofng's `-leaks` or `-allocs`
+/// of the experiment): stacks that print the same add up.
+pub fn heap_stacks<S: Source>(
+    exp: &Experiment<S>,
+    view: HeapView,
+) -> crate::Result<Vec<HeapStack>> {
+    let mut all = StackProfile::read(exp, Some(DataKind::Heap))?.heap_stacks(view);
+    for d in exp.descendants().into_iter().filter(|d| d.has_data) {
+        let child = exp.open_descendant(&d.name)?;
+        let symbols = Symbolizer::new(&child).with_founder_archives(exp);
+        let profile = StackProfile::collect(&child, symbols, Some(DataKind::Heap))?;
+        for h in profile.heap_stacks(view) {
+            match all.iter_mut().find(|a| a.frames == h.frames) {
+                Some(a) => {
+                    a.instances = a.instances.wrapping_add(h.instances);
+                    a.bytes = a.bytes.wrapping_add(h.bytes);
+                }
+                None => all.push(h),
+            }
+        }
+    }
+    sort_heap_stacks(&mut all);
+    Ok(all)
 }

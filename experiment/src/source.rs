@@ -13,6 +13,29 @@ pub trait Source {
     fn read(&self, path: &str) -> Result<Option<Bytes>>;
     /// The names of the entries of directory `dir` (`""` = the experiment directory itself).
     fn list(&self, dir: &str) -> Vec<String>;
+    /// A load object the experiment does not archive, given the path `map.xml` recorded for it
+    /// (`/usr/lib/libc.so.6`): where gprofng would find it on the analysing machine (its
+    /// search path, then the recorded path), or `None`. The default finds none: native PCs of
+    /// unarchived objects are then named gprofng's way for a missing object
+    /// (`<static>@0x1000 (<prog>) --  no functions found`).
+    /// `experiment::fs::DirSource` (feature `fs`) searches like gprofng.
+    fn load_object(&self, recorded_path: &str) -> Option<Bytes> {
+        let _ = recorded_path;
+        None
+    }
+    /// Up to `len` bytes of the file at `path` from byte `offset` (fewer only at its end, none
+    /// past it); `Ok(None)` when it does not exist. Data files are read this way, in bounded
+    /// chunks, by the readers that stream them ([`Experiment::stream_packets`](crate::Experiment::stream_packets)).
+    /// The default reads the whole file through [`Source::read`] and slices it — right for
+    /// sources in memory; a source over files reads just the range
+    /// (`experiment::fs::DirSource` does).
+    fn read_at(&self, path: &str, offset: u64, len: usize) -> Result<Option<Bytes>> {
+        Ok(self.read(path)?.map(|b| {
+            let start = usize::try_from(offset).unwrap_or(usize::MAX).min(b.len());
+            let end = start.saturating_add(len).min(b.len());
+            b.slice(start..end)
+        }))
+    }
 }
 
 impl<S: Source + ?Sized> Source for &S {
@@ -21,6 +44,12 @@ impl<S: Source + ?Sized> Source for &S {
     }
     fn list(&self, dir: &str) -> Vec<String> {
         (**self).list(dir)
+    }
+    fn load_object(&self, recorded_path: &str) -> Option<Bytes> {
+        (**self).load_object(recorded_path)
+    }
+    fn read_at(&self, path: &str, offset: u64, len: usize) -> Result<Option<Bytes>> {
+        (**self).read_at(path, offset, len)
     }
 }
 
@@ -91,7 +120,9 @@ where
     }
 }
 
-/// A source from one `read` closure; directory listings are empty (no descendants, no archives).
+/// A source from one `read` closure **that lists no directories: no `archives/` (native
+/// functions unnamed), no descendant experiments, no `jdynclasses/`**. Use
+/// [`FnSource::new`] with a listing closure, or the `fs` feature's directory source, for those.
 pub fn from_fn<R>(read: R) -> FnSource<R, fn(&str) -> Vec<String>>
 where
     R: Fn(&str) -> Result<Option<Bytes>>,
@@ -147,5 +178,11 @@ impl<S: Source> Source for SubSource<S> {
     }
     fn list(&self, dir: &str) -> Vec<String> {
         self.inner.list(&self.join(dir))
+    }
+    fn load_object(&self, recorded_path: &str) -> Option<Bytes> {
+        self.inner.load_object(recorded_path)
+    }
+    fn read_at(&self, path: &str, offset: u64, len: usize) -> Result<Option<Bytes>> {
+        self.inner.read_at(&self.join(path), offset, len)
     }
 }

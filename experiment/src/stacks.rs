@@ -5,8 +5,10 @@
 //!
 //! A [`Symbolizer`] names the PCs of an [`Experiment`]'s stacks through `map.xml` and the load
 //! objects' ELF symbols. The load objects come from the experiment's `archives/` (through its
-//! [`Source`]) or, for objects not archived, from a caller-supplied closure (the crate does no
-//! I/O): `|path| std::fs::read(path).ok().map(Into::into)` reads them where they were recorded.
+//! [`Source`]) or, for objects not archived, from [`Source::load_object`] (the `fs` feature's
+//! directory source searches like gprofng) or a caller-supplied closure
+//! ([`Symbolizer::with_load_objects`]; the crate does no I/O). An object found nowhere is one
+//! function, gprofng's `<static>@0x1000 (<prog>) --  no functions found` ([`missing_object_name`]).
 //!
 //! Names follow gprofng exactly where the inputs allow:
 //! * a native PC is named by the ELF function symbol containing it (`.symtab`, else `.dynsym`,
@@ -168,7 +170,7 @@ pub struct Warnings {
     /// Native PCs no mapping of map.xml covers (named `<Unknown>`).
     pub unknown_pcs: u64,
     /// Load objects whose ELF could not be had or read (their PCs are named
-    /// `<static>@0x0 (<object>)`).
+    /// `<static>@0x1000 (<object>) --  no functions found`, see [`missing_object_name`]).
     pub unreadable_objects: u64,
     /// Packets whose `FRINFO` has no frame packet in data.frameinfo (empty stacks).
     pub missing_stacks: u64,
@@ -176,6 +178,32 @@ pub struct Warnings {
     pub bad_stacks: u64,
     /// Java frames whose method id jclasses does not know (named `<Unknown>`).
     pub unknown_methods: u64,
+}
+
+impl Warnings {
+    /// Whether every input agreed.
+    pub fn is_empty(&self) -> bool {
+        *self == Warnings::default()
+    }
+}
+
+/// One clause per kind of disagreement, `; `-separated (empty when there is none):
+/// `3 native PCs no mapping covers; 1 unreadable load objects`.
+impl std::fmt::Display for Warnings {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let parts: Vec<String> = [
+            (self.unknown_pcs, "native PCs no mapping covers"),
+            (self.unreadable_objects, "unreadable load objects"),
+            (self.missing_stacks, "packets whose frame info is missing"),
+            (self.bad_stacks, "stacks whose links could not be resolved"),
+            (self.unknown_methods, "Java frames of unknown methods"),
+        ]
+        .iter()
+        .filter(|(count, _)| *count > 0)
+        .map(|(count, what)| format!("{count} {what}"))
+        .collect();
+        f.write_str(&parts.join("; "))
+    }
 }
 
 type LoadFn<'e> = Box<dyn Fn(&str) -> Option<Bytes> + 'e>;
@@ -200,11 +228,15 @@ pub struct Symbolizer<'e, S> {
     frames: Vec<Frame>,
     stacks: Vec<std::ops::Range<u32>>,
     stack_ids: HashMap<Vec<Frame>, StackId>,
-    by_frinfo: HashMap<(u64, u32), StackId>,
+    by_frinfo: crate::hash::IntMap<(u64, u32), StackId>,
     warnings: Warnings,
     scratch: Vec<Frame>,
     /// Class files read so far, by internal class name (`None`: not in the experiment).
     classes: HashMap<String, Option<ClassFile>>,
+    /// The source file (jclasses) of Java methods with a line, for [`Symbolizer::frame_text`].
+    source_files: HashMap<FunctionId, String>,
+    /// Java methods seen as native methods (their frames print `<Java native method>`).
+    native_methods: std::collections::HashSet<FunctionId>,
 }
 
 impl<S> std::fmt::Debug for Symbolizer<'_, S> {
@@ -240,6 +272,20 @@ pub fn static_name(elf: Option<&Elf>, address: u64, object: &str) -> (String, u6
     (
         format!("<static>@{low:#x} ({})", object_name(object)),
         address.wrapping_sub(low),
+    )
+}
+
+/// gprofng's one function for a load object it has no function symbols of (not archived and
+/// not found, unreadable, or stripped bare): `<static>@0xFOFFSET (<object>) --  no functions
+/// found`, FOFFSET being the file offset of the mapping holding the PC; the offset is the
+/// PC's from there.
+pub fn missing_object_name(segment_offset: u64, file_offset: u64, object: &str) -> (String, u64) {
+    (
+        format!(
+            "<static>@{segment_offset:#x} ({}) --  no functions found",
+            object_name(object)
+        ),
+        file_offset.wrapping_sub(segment_offset),
     )
 }
 
@@ -393,7 +439,8 @@ pub fn java_method_name(class: &str, method: &str, signature: &str) -> String {
 }
 
 impl<'e, S: Source> Symbolizer<'e, S> {
-    /// A symbolizer reading load objects only from the experiment's `archives/`.
+    /// A symbolizer reading load objects from the experiment's `archives/`, else through its
+    /// source's [`Source::load_object`].
     pub fn new(exp: &'e Experiment<S>) -> Self {
         let mut archived = HashMap::new();
         for a in exp.archives() {
@@ -417,7 +464,12 @@ impl<'e, S: Source> Symbolizer<'e, S> {
         map_times.dedup();
         let java = exp.log().is_java();
         let jclasses = if java {
-            exp.jclasses().ok().flatten().unwrap_or_default()
+            // A cut jclasses still names the methods before the cut (`Experiment::partial`
+            // reports the cut).
+            match exp.file("jclasses").ok().flatten() {
+                Some(b) => JClasses::parse_salvaging(&b, exp.endian()).0,
+                None => exp.jclasses().ok().flatten().unwrap_or_default(),
+            }
         } else {
             JClasses::default()
         };
@@ -437,15 +489,18 @@ impl<'e, S: Source> Symbolizer<'e, S> {
             frames: Vec::new(),
             stacks: Vec::new(),
             stack_ids: HashMap::new(),
-            by_frinfo: HashMap::new(),
+            by_frinfo: crate::hash::IntMap::default(),
             warnings: Warnings::default(),
             scratch: Vec::new(),
             classes: HashMap::new(),
+            source_files: HashMap::new(),
+            native_methods: std::collections::HashSet::new(),
         }
     }
 
     /// Also reads load objects that are not archived through `load` (given the path map.xml
-    /// records), e.g. from the file system where the experiment was recorded.
+    /// records), e.g. from the file system where the experiment was recorded; asked before
+    /// the source's [`Source::load_object`].
     pub fn with_load_objects(mut self, load: impl Fn(&str) -> Option<Bytes> + 'e) -> Self {
         self.load = Some(Box::new(load));
         self
@@ -463,6 +518,34 @@ impl<'e, S: Source> Symbolizer<'e, S> {
             founder.file(&format!("archives/{name}")).ok().flatten()
         }));
         self
+    }
+
+    /// `frame` as gprofng prints it in a stack (`-leaks`, `-allocs`): `name + 0x0000001C`
+    /// (the offset in the function, or a Java frame's bci, as 8 upper-case hex digits), a Java
+    /// frame with its source line `name + 0x00000001, line 17 in "Main.java"`, a native
+    /// method `name <Java native method>`.
+    pub fn frame_text(&self, frame: &Frame) -> String {
+        let name = self
+            .function(frame.function)
+            .map_or(UNKNOWN, |f| f.name.as_str());
+        let java = matches!(
+            frame.kind,
+            FrameKind::Java | FrameKind::JavaInterpreted | FrameKind::JavaCompiled
+        );
+        if frame.kind == FrameKind::Pseudo {
+            return name.to_owned();
+        }
+        if java && self.native_methods.contains(&frame.function) {
+            return format!("{name} <Java native method>");
+        }
+        let mut text = format!("{name} + 0x{:08X}", frame.offset);
+        if let (true, Some(line)) = (java, frame.line) {
+            match self.source_files.get(&frame.function) {
+                Some(file) => text.push_str(&format!(", line {line} in \"{file}\"")),
+                None => text.push_str(&format!(", line {line}")),
+            }
+        }
+        text
     }
 
     /// The functions named so far.
@@ -612,7 +695,9 @@ impl<'e, S: Source> Symbolizer<'e, S> {
                     .filter(|b| !b.is_empty()),
                 None => None,
             };
-            let bytes = bytes.or_else(|| self.load.as_ref().and_then(|l| l(object)));
+            let bytes = bytes
+                .or_else(|| self.load.as_ref().and_then(|l| l(object)))
+                .or_else(|| self.exp.source().load_object(object));
             let elf = bytes.and_then(|b| Elf::parse(&b).ok());
             if elf.is_none() {
                 self.warnings.unreadable_objects += 1;
@@ -672,6 +757,9 @@ impl<'e, S: Source> Symbolizer<'e, S> {
             .unwrap_or(file_offset);
             match elf.and_then(|e| e.function(address).map(|f| (e, f))) {
                 Some((e, f)) => (function_name(&e.name(f)).into_owned(), address - f.address),
+                None if elf.is_none_or(|e| e.functions.is_empty()) => {
+                    missing_object_name(r.segment_offset, file_offset, &object)
+                }
                 None => static_name(elf, address, &object),
             }
         };
@@ -825,6 +913,17 @@ impl<'e, S: Source> Symbolizer<'e, S> {
             let line = u32::try_from(jf.lineno)
                 .ok()
                 .and_then(|bci| self.java_line(jf.method_id, bci));
+            if jf.lineno == JNI_MARKER {
+                self.native_methods.insert(function);
+            }
+            if line.is_some() && !self.source_files.contains_key(&function) {
+                if let Some((class, _)) = self.jclasses.method(jf.method_id) {
+                    if !class.source_file.is_empty() {
+                        self.source_files
+                            .insert(function, class.source_file.clone());
+                    }
+                }
+            }
             out.push(Frame {
                 function,
                 offset: u64::try_from(jf.lineno).unwrap_or(0),
@@ -866,7 +965,23 @@ impl<'e, S: Source> Symbolizer<'e, S> {
 
 #[cfg(test)]
 mod tests {
-    use super::function_name;
+    use super::{Warnings, function_name};
+
+    #[test]
+    fn warnings_say_what_disagreed() {
+        assert_eq!(Warnings::default().to_string(), "");
+        assert!(Warnings::default().is_empty());
+        let w = Warnings {
+            unknown_pcs: 3,
+            unreadable_objects: 1,
+            ..Warnings::default()
+        };
+        assert!(!w.is_empty());
+        assert_eq!(
+            w.to_string(),
+            "3 native PCs no mapping covers; 1 unreadable load objects"
+        );
+    }
 
     #[test]
     fn symbol_names_as_gprofng_shows_them() {

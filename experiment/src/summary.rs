@@ -103,6 +103,105 @@ pub fn heap_leaks(packets: &[HeapPacket]) -> Vec<u64> {
     leaked
 }
 
+/// [`heap_leaks`] one event at a time, for heap events that come in time order (a heap trace
+/// streamed from a file written in time order): memory grows with the allocations still live,
+/// not with the events. Each allocation carries a tag (its stack).
+#[derive(Debug)]
+pub(crate) struct LeakTracker<T> {
+    /// Allocations that may still leak: id → (tag, bytes still allocated).
+    allocs: crate::hash::IntMap<usize, (T, u64)>,
+    /// Live `malloc` addresses → allocation id.
+    live: crate::hash::IntMap<u64, usize>,
+    chunks: Chunks,
+    next: usize,
+}
+
+impl<T: Copy> LeakTracker<T> {
+    pub(crate) fn new() -> Self {
+        LeakTracker {
+            allocs: crate::hash::IntMap::default(),
+            live: crate::hash::IntMap::default(),
+            chunks: Chunks::new(),
+            next: 0,
+        }
+    }
+
+    fn release(&mut self, id: usize) {
+        self.allocs.remove(&id);
+    }
+
+    /// Takes the next event (in time order) of an allocation tagged `tag`.
+    pub(crate) fn push(&mut self, p: &HeapPacket, tag: T) {
+        let id = self.next;
+        self.next = self.next.wrapping_add(1);
+        match p.htype {
+            HeapType::Malloc | HeapType::Realloc => {
+                if p.htype == HeapType::Realloc && p.ovaddr != 0 {
+                    if let Some(j) = self.live.remove(&p.ovaddr) {
+                        self.release(j);
+                    }
+                }
+                if p.vaddr != 0 {
+                    // Allocated again without a free in between: the first stays leaked.
+                    self.live.insert(p.vaddr, id);
+                    if p.size > 0 {
+                        self.allocs.insert(id, (tag, p.size));
+                    }
+                }
+            }
+            HeapType::Free => {
+                if p.vaddr != 0 {
+                    if let Some(j) = self.live.remove(&p.vaddr) {
+                        self.release(j);
+                    }
+                }
+            }
+            HeapType::Mmap => {
+                let end = p.vaddr.saturating_add(p.size);
+                self.unmap(p.vaddr, end);
+                map_chunk(&mut self.chunks, p.vaddr, end, id);
+                if p.size > 0 {
+                    self.allocs.insert(id, (tag, p.size));
+                }
+            }
+            HeapType::Munmap => self.unmap(p.vaddr, p.vaddr.saturating_add(p.size)),
+            HeapType::Other(_) => {}
+        }
+    }
+
+    fn unmap(&mut self, start: u64, end: u64) {
+        if start >= end {
+            return;
+        }
+        let hit: Vec<(u64, u64, usize)> = self
+            .chunks
+            .range(..end)
+            .rev()
+            .take_while(|(_, (b, _))| *b > start)
+            .map(|(&a, &(b, i))| (a, b, i))
+            .collect();
+        for (a, b, i) in hit {
+            self.chunks.remove(&a);
+            let (lo, hi) = (a.max(start), b.min(end));
+            if let Some((_, l)) = self.allocs.get_mut(&i) {
+                *l = l.saturating_sub(hi - lo);
+                if *l == 0 {
+                    self.allocs.remove(&i);
+                }
+            }
+            map_chunk(&mut self.chunks, a, lo, i);
+            map_chunk(&mut self.chunks, hi, b, i);
+        }
+    }
+
+    /// The allocations left allocated at the end: (tag, bytes), in allocation order.
+    pub(crate) fn leaks(self) -> Vec<(T, u64)> {
+        let mut left: Vec<(usize, (T, u64))> = self.allocs.into_iter().collect();
+        left.sort_unstable_by_key(|(id, _)| *id);
+        left.into_iter().map(|(_, v)| v).collect()
+    }
+}
+
 /// Mapped chunks by start address: `start -> (end, allocation index)`. Chunks never overlap (a
 /// new mapping first unmaps its range) and are never empty, so starts and ends both ascend.
 type Chunks = BTreeMap<u64, (u64, usize)>;
@@ -218,6 +317,9 @@ pub struct Summary {
     /// Where reading stopped short, one statement per file ([`Experiment::truncations`]):
     /// the file, the byte offset and what was missing.
     pub truncations: Vec<String>,
+    /// Every reason the experiment is partial, `FILE: why` ([`Experiment::partial`]): a
+    /// collector stopped before the program ended, a file cut or damaged. Empty when complete.
+    pub partial: Vec<String>,
     /// Descendant experiments in gprofng's order.
     pub descendants: Vec<DescendantSummary>,
     /// Packets that could not be read (bad tsize, cut at the end, bad field offsets).
@@ -236,7 +338,7 @@ impl Summary {
             command: log.process.command.clone().unwrap_or_default(),
             pid: log.process.pid.unwrap_or(0),
             duration_s: log.end() as f64 / 1e9,
-            incomplete: exp.incomplete(),
+            partial: exp.partial().iter().map(ToString::to_string).collect(),
             truncations: exp.truncations()?.iter().map(ToString::to_string).collect(),
             ..Summary::default()
         };
@@ -251,17 +353,22 @@ impl Summary {
                 Severity::Comment => {}
             }
         }
-        let mut heap = Vec::new();
         let mut threads = log.thread_tags();
-        for file in exp.data_files()? {
-            for p in file.packets() {
+        // Heap events pair up as they stream when they come in time order; else a second
+        // pass keeps them all and sorts them.
+        let mut tracker: LeakTracker<()> = LeakTracker::new();
+        let mut in_order = true;
+        let mut last = 0u64;
+        let files = log.data_files();
+        for name in &files {
+            exp.stream_packets(name, |p| {
                 let Ok(p) = p else {
                     s.bad_packets += 1;
-                    continue;
+                    return;
                 };
                 let Ok(t) = p.typed() else {
                     s.bad_packets += 1;
-                    continue;
+                    return;
                 };
                 *s.data.entry(p.kind().name()).or_default() += 1;
                 let thread = threads.tag(t.common().thr_id);
@@ -269,7 +376,20 @@ impl Summary {
                     TypedPacket::Clock(c) => {
                         *s.clock.ticks_by_thread.entry(thread).or_default() += u64::from(c.nticks);
                     }
-                    TypedPacket::Heap(h) => heap.push(h),
+                    TypedPacket::Heap(h) => {
+                        if matches!(
+                            h.htype,
+                            HeapType::Malloc | HeapType::Realloc | HeapType::Mmap
+                        ) {
+                            s.heap.allocations += 1;
+                            s.heap.bytes_allocated = s.heap.bytes_allocated.wrapping_add(h.size);
+                        }
+                        in_order &= h.common.tstamp >= last;
+                        last = h.common.tstamp;
+                        if in_order {
+                            tracker.push(&h, ());
+                        }
+                    }
                     TypedPacket::Sync(y) => {
                         s.sync.events += 1;
                         s.sync.wait_ns = s.sync.wait_ns.wrapping_add(y.wait_ns());
@@ -282,9 +402,27 @@ impl Summary {
                     }
                     TypedPacket::Hwc(_) | TypedPacket::Other { .. } => {}
                 }
-            }
+            })?;
         }
-        s.heap = heap_summary(&heap);
+        if in_order {
+            for (_, leaked) in tracker.leaks() {
+                s.heap.leaks += 1;
+                s.heap.bytes_leaked = s.heap.bytes_leaked.wrapping_add(leaked);
+            }
+        } else {
+            let mut heap = Vec::new();
+            for name in &files {
+                exp.stream_packets(name, |p| {
+                    if let Ok(TypedPacket::Heap(h)) = p.and_then(|p| p.typed()) {
+                        heap.push(h);
+                    }
+                })?;
+            }
+            let paired = heap_summary(&heap);
+            s.heap.leaks = paired.leaks;
+            s.heap.bytes_leaked = paired.bytes_leaked;
+        }
+        s.incomplete = !s.partial.is_empty();
         s.descendants = descendants::list(exp.source())
             .into_iter()
             .map(|d| DescendantSummary {

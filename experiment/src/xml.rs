@@ -40,6 +40,7 @@ pub struct XmlReader<'a> {
     pos: usize,
     file: &'a str,
     open: Vec<String>,
+    cut: Option<usize>,
 }
 
 /// Line and column (1-based) of byte `offset` in `data`.
@@ -116,6 +117,7 @@ impl<'a> XmlReader<'a> {
             pos: 0,
             file,
             open: Vec::new(),
+            cut: None,
         }
     }
 
@@ -168,7 +170,36 @@ impl<'a> XmlReader<'a> {
             .map(|s| String::from_utf8_lossy(s).into_owned())
     }
 
-    /// The next event, `Ok(None)` at end of input (an element cut by the end is dropped).
+    /// Where the end of input cut an element short (the byte offset of its `<`): the element
+    /// was dropped. `None` while the input ended between elements.
+    pub fn cut(&self) -> Option<usize> {
+        self.cut
+    }
+
+    /// The elements open at the end of input (outermost first), e.g. `["experiment"]` for a
+    /// log.xml without its closing tag.
+    pub fn unclosed(&self) -> &[String] {
+        &self.open
+    }
+
+    /// [`XmlReader::cut`] as an error naming the line and column of the dropped element.
+    pub fn cut_error(&self) -> Option<Error> {
+        let at = self.cut?;
+        Some(self.error(
+            at,
+            "the rest of the element that starts here",
+            "end of file (the file was cut: the element and anything after it are lost)".into(),
+        ))
+    }
+
+    fn cut_at(&mut self, lt: usize) -> Option<XmlEvent> {
+        self.cut = Some(lt);
+        self.pos = self.data.len();
+        None
+    }
+
+    /// The next event, `Ok(None)` at end of input (an element cut by the end is dropped:
+    /// [`XmlReader::cut`] says where).
     pub fn next_event(&mut self) -> Result<Option<XmlEvent>> {
         loop {
             let Some(b) = self.peek() else {
@@ -186,10 +217,10 @@ impl<'a> XmlReader<'a> {
             }
             let lt = self.pos;
             match self.data.get(lt + 1) {
-                None => return Ok(None),
+                None => return Ok(self.cut_at(lt)),
                 Some(b'?') => match self.find(lt + 2, b"?>") {
                     Some(p) => self.pos = p + 2,
-                    None => return Ok(None),
+                    None => return Ok(self.cut_at(lt)),
                 },
                 Some(b'!') => {
                     let end = if self.data.get(lt..).is_some_and(|s| s.starts_with(b"<!--")) {
@@ -199,14 +230,14 @@ impl<'a> XmlReader<'a> {
                     };
                     match end {
                         Some(p) => self.pos = p,
-                        None => return Ok(None),
+                        None => return Ok(self.cut_at(lt)),
                     }
                 }
                 Some(b'/') => {
                     self.pos = lt + 2;
                     let Some(name) = self.name() else {
                         if self.pos >= self.data.len() {
-                            return Ok(None);
+                            return Ok(self.cut_at(lt));
                         }
                         return Err(self.error(
                             self.pos,
@@ -216,7 +247,7 @@ impl<'a> XmlReader<'a> {
                     };
                     self.skip_ws();
                     match self.peek() {
-                        None => return Ok(None),
+                        None => return Ok(self.cut_at(lt)),
                         Some(b'>') => self.pos += 1,
                         Some(_) => {
                             return Err(self.error(self.pos, "`>`", self.found_at(self.pos)));
@@ -260,7 +291,7 @@ impl<'a> XmlReader<'a> {
         loop {
             self.skip_ws();
             match self.peek() {
-                None => return Ok(None),
+                None => return Ok(self.cut_at(lt)),
                 Some(b'>') => {
                     self.pos += 1;
                     self.open.push(name.clone());
@@ -273,7 +304,7 @@ impl<'a> XmlReader<'a> {
                 }
                 Some(b'/') => {
                     match self.data.get(self.pos + 1) {
-                        None => return Ok(None),
+                        None => return Ok(self.cut_at(lt)),
                         Some(b'>') => {}
                         Some(_) => {
                             return Err(self.error(
@@ -302,7 +333,7 @@ impl<'a> XmlReader<'a> {
                     self.skip_ws();
                     if self.peek() != Some(b'=') {
                         if self.pos >= self.data.len() {
-                            return Ok(None);
+                            return Ok(self.cut_at(lt));
                         }
                         // A bare attribute: treat it as present with an empty value.
                         attributes.push((attr, String::new()));
@@ -312,7 +343,7 @@ impl<'a> XmlReader<'a> {
                     self.skip_ws();
                     let value = if self.peek() == Some(b'"') {
                         let Some(close) = self.find(self.pos + 1, b"\"") else {
-                            return Ok(None);
+                            return Ok(self.cut_at(lt));
                         };
                         let raw = self.data.get(self.pos + 1..close).unwrap_or_default();
                         self.pos = close + 1;
@@ -326,7 +357,7 @@ impl<'a> XmlReader<'a> {
                             self.pos += 1;
                         }
                         if self.pos >= self.data.len() {
-                            return Ok(None);
+                            return Ok(self.cut_at(lt));
                         }
                         let mut raw = self.data.get(start..self.pos).unwrap_or_default();
                         if raw.ends_with(b"/") {
@@ -340,6 +371,14 @@ impl<'a> XmlReader<'a> {
             }
         }
     }
+}
+
+/// Where the end of `data` cuts an element of the XML-ish file `file` short (see
+/// [`XmlReader::cut_error`]); `None` when it ends between elements or is malformed earlier.
+pub fn find_cut(data: &[u8], file: &str) -> Option<Error> {
+    let mut r = XmlReader::new(data, file);
+    while let Ok(Some(_)) = r.next_event() {}
+    r.cut_error()
 }
 
 #[cfg(test)]

@@ -81,7 +81,8 @@ fn libjava_pcs(exp: &Experiment<FsSource>) -> Vec<(u64, u64, u64)> {
 
 #[test]
 fn stack_pcs_name_the_jni_functions_through_the_load_bias() {
-    let exp = Experiment::open(FsSource(data().join("java_heap/test.1.er"))).unwrap();
+    let exp = Experiment::open(FsSource::new(data().join("java_heap/test.1.er")).archives_only())
+        .unwrap();
     let elf = extract();
     let pcs = libjava_pcs(&exp);
     assert!(pcs.len() > 100, "{}", pcs.len());
@@ -113,7 +114,8 @@ fn offsets_and_load_bias_agree_on_the_original_library() {
     let full = Elf::parse(&original).unwrap();
     let extract = extract();
     assert_eq!(full.functions, extract.functions);
-    let exp = Experiment::open(FsSource(data().join("java_heap/test.1.er"))).unwrap();
+    let exp = Experiment::open(FsSource::new(data().join("java_heap/test.1.er")).archives_only())
+        .unwrap();
     for (pc, rel, offset) in libjava_pcs(&exp) {
         let base = exp.map().load_base(LIBJAVA, rel).unwrap();
         assert_eq!(full.address_of_offset(offset), Some(pc - base), "{pc:#x}");
@@ -160,7 +162,8 @@ fn heap_packet<S: experiment::Source>(exp: &Experiment<S>, tstamp: u64) -> (Stac
 fn native_frames_of_a_find_bootstrap_class_malloc() {
     // dheap.txt packet 109: … findBootstrapClass <Java native method>,
     // Java_java_lang_ClassLoader_findBootstrapClass, JVM_FindClassFromBootLoader, … malloc.
-    let exp = Experiment::open(FsSource(data().join("java_heap/test.1.er"))).unwrap();
+    let exp = Experiment::open(FsSource::new(data().join("java_heap/test.1.er")).archives_only())
+        .unwrap();
     let elf = extract();
     let jclasses = exp.jclasses().unwrap().unwrap();
     let (stack, rel) = heap_packet(&exp, 4_668_517_296_408);
@@ -227,7 +230,8 @@ fn collector_sample_packet_splices_its_jni_frames() {
     // dheap.txt packet 106: Main.main, CollectorAPI.sample, CollectorAPI._sample <Java native
     // method>, Java_…CollectorAPI__1sample + 0x35, jni_GetStringUTFChars, AllocateHeap,
     // os::malloc, malloc (8 frames).
-    let exp = Experiment::open(FsSource(data().join("java_heap/test.1.er"))).unwrap();
+    let exp = Experiment::open(FsSource::new(data().join("java_heap/test.1.er")).archives_only())
+        .unwrap();
     let elf = collector_extract();
     let jclasses = exp.jclasses().unwrap().unwrap();
     let (stack, rel) = heap_packet(&exp, 4_668_515_807_563);

@@ -18,7 +18,7 @@ use experiment::packets::{HeapType, IoType, MicroState, TypedPacket};
 use experiment::{Experiment, MemorySource};
 
 fn open(case: &str) -> Experiment<FsSource> {
-    Experiment::open(FsSource(data().join(case).join("test.1.er"))).unwrap()
+    Experiment::open(FsSource::new(data().join(case).join("test.1.er")).archives_only()).unwrap()
 }
 
 #[test]

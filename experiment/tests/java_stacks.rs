@@ -56,7 +56,7 @@ fn frame_name(line: &str) -> &str {
 #[ignore = "needs ../shared/fixtures/experiment-java/cpu beside the repository (.ci/run runs it)"]
 fn interpreted_and_compiled_frames_agree_with_the_machine_view() {
     let dir = shared("cpu");
-    let exp = Experiment::open(FsSource(dir.join("test.1.er"))).unwrap();
+    let exp = Experiment::open(FsSource::new(dir.join("test.1.er")).archives_only()).unwrap();
     let machine = dump_stacks(&std::fs::read_to_string(dir.join("dprofile-machine.txt")).unwrap());
     let mut symbols = Symbolizer::new(&exp);
     let mut ids = Vec::new();
@@ -135,7 +135,7 @@ fn interpreted_and_compiled_frames_agree_with_the_machine_view() {
 #[test]
 fn java_source_lines_match_gprofngs() {
     let dir = common::data().join("java_heap");
-    let exp = Experiment::open(FsSource(dir.join("test.1.er"))).unwrap();
+    let exp = Experiment::open(FsSource::new(dir.join("test.1.er")).archives_only()).unwrap();
     // `name + 0xBCI` -> the line gprofng prints, if any.
     let mut want: HashMap<String, Option<u32>> = HashMap::new();
     for line in std::fs::read_to_string(dir.join("java-frames.txt"))
@@ -215,7 +215,7 @@ fn class_files_give_line_tables_and_reject_other_bytes() {
 #[ignore = "needs ../shared/fixtures/experiment-java/cpu beside the repository (.ci/run runs it)"]
 fn cpu_per_source_line_matches_gprofngs_line_list() {
     let dir = shared("cpu");
-    let exp = Experiment::open(FsSource(dir.join("test.1.er"))).unwrap();
+    let exp = Experiment::open(FsSource::new(dir.join("test.1.er")).archives_only()).unwrap();
     let ptimer_ns = exp.log().profile("profile").unwrap().ptimer.unwrap() * 1000;
     let mut symbols = Symbolizer::new(&exp);
     let mut excl: HashMap<(String, u32), u64> = HashMap::new();

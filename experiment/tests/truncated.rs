@@ -230,7 +230,7 @@ fn errors_name_the_experiment_file() {
     assert_eq!(r.code, Some(3), "{}", r.stderr);
     assert!(
         r.stderr.contains(&format!(
-            "warning: {d}/heaptrace: packet tsize at byte offset 0"
+            "warning: {d}/heaptrace: partial: packet tsize at byte offset 0"
         )),
         "{}",
         r.stderr

@@ -21,6 +21,12 @@ fuzz_target!(|data: &[u8]| {
     for e in [Endian::Little, Endian::Big] {
         let _ = dyntext::records(data, e).count();
         let _ = dyntext::functions(data, e);
+        let (salvaged, stopped) = JClasses::parse_salvaging(data, e);
+        assert!(
+            stopped.is_some() || JClasses::parse(data, e).is_ok(),
+            "salvaging stops where parsing fails"
+        );
+        let _ = salvaged.method(0);
         if let Ok(j) = JClasses::parse(data, e) {
             let _ = j.method(0);
         }

@@ -2,12 +2,14 @@
 //! the first marker being log.xml): opened through a `MemorySource` and read as `er-dump` and
 //! `er-summary` read it — truncations, overview and samples, dyntext, jclasses, labels, notes,
 //! ifreq, archives and archive.log, jdynclasses, every packet of every data file (typed, by name,
-//! and its stack), a stack profile with the archived load objects, and each descendant the same
+//! and its stack), why it is partial, the heap trace streamed in chunks, a stack profile with
+//! the archived load objects (function list, callers–callees, leaks and allocations), and each
+//! descendant the same
 //! way (one level down). Never a panic; every truncation names its file.
 #![no_main]
 mod bundle;
 
-use experiment::profile::{FunctionTable, Metric, StackProfile};
+use experiment::profile::{FunctionTable, HeapView, Metric, StackProfile};
 use experiment::stacks::Symbolizer;
 use experiment::{Experiment, Source};
 use libfuzzer_sys::fuzz_target;
@@ -29,6 +31,12 @@ fn read<S: Source>(exp: &Experiment<S>) {
         }
     }
     let _ = exp.incomplete();
+    for p in exp.partial() {
+        let _ = (p.file(), p.reason(), p.to_string());
+    }
+    let _ = exp.stream_packets("heaptrace", |p| {
+        let _ = p.map(|p| p.typed());
+    });
     let _ = exp.overview();
     let _ = exp.samples();
     let _ = exp.dyntext();
@@ -68,6 +76,10 @@ fn read<S: Source>(exp: &Experiment<S>) {
         let columns = t.default_columns();
         let _ = t.rows(&columns, FunctionTable::sort_column(&columns));
         let _ = p.folded(Metric::TotalCpu);
+        let _ = t.callers_callees();
+        let _ = t.function_list();
+        let _ = p.heap_stacks(HeapView::Leaks);
+        let _ = p.heap_stacks(HeapView::Allocations);
     }
 }
 

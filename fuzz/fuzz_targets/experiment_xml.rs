@@ -19,6 +19,9 @@ fuzz_target!(|data: &[u8]| {
         let _ = (log.thread_tags(), log.hw_counters());
     }
     let _ = experiment::labels::parse(data);
+    if let Some(e) = experiment::xml::find_cut(data, "map.xml") {
+        assert_eq!(e.file(), Some("map.xml"), "a cut names its file: {e}");
+    }
     if let Ok(map) = Map::parse(data) {
         let _ = map.resolve(0x1000, u64::MAX);
         for s in map.segments().take(32) {

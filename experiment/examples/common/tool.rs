@@ -32,8 +32,21 @@ pub(crate) fn join(dir: &str, file: &str) -> String {
     format!("{}/{file}", dir.trim_end_matches('/'))
 }
 
-/// Opens the experiment directory `dir`, or exits 1 saying why.
+/// Opens the experiment directory `dir` (load objects looked for as gprofng does), or exits 1
+/// saying why.
 pub(crate) fn open(dir: &str) -> Experiment<FsSource> {
+    open_with(dir, &[], false)
+}
+
+/// Opens the experiment directory `dir`, or exits 1 saying why. Load objects it does not
+/// archive are looked for in gprofng's search path (`dir`'s parent folder, the current folder)
+/// and then in each of `search_path`, before their recorded path; with `archives_only`, only
+/// in the experiment's `archives/`.
+pub(crate) fn open_with(
+    dir: &str,
+    search_path: &[String],
+    archives_only: bool,
+) -> Experiment<FsSource> {
     let path = Path::new(dir);
     match std::fs::metadata(path) {
         Err(e) => {
@@ -48,36 +61,53 @@ pub(crate) fn open(dir: &str) -> Experiment<FsSource> {
         }
         Ok(_) => {}
     }
-    match Experiment::open(FsSource(path.to_path_buf())) {
+    let mut source = FsSource::new(path);
+    for folder in search_path {
+        source = source.with_search_path(folder);
+    }
+    if archives_only {
+        source = source.archives_only();
+    }
+    match Experiment::open(source) {
         Ok(e) => e,
         Err(e) => fail(dir, &e),
     }
 }
 
-/// Reports where `exp` (at `dir`) was cut short on stderr; true when it was: a data file
-/// cut, or a log without an exit event (the collector stopped before the program ended, so
-/// the data ends there too: what `Experiment::incomplete` says).
+/// Reports on stderr why `exp` (at `dir`) is partial (`warning: PATH: partial: why`, PATH
+/// being the damaged file): a file cut or damaged, or a log without an exit event (the
+/// collector stopped before the program ended); true when it is (`Experiment::partial`).
 pub(crate) fn report_partial<S: experiment::Source>(dir: &str, exp: &Experiment<S>) -> bool {
-    let cut = match exp.truncations() {
-        Ok(t) => t,
-        Err(e) => fail(dir, &e),
-    };
-    for e in &cut {
-        let at = located(dir, e);
-        match at.split_once(": ") {
-            Some((path, why)) => eprintln!("warning: {path}: partial: {why}"),
-            None => eprintln!("warning: {at}"),
+    let partial = exp.partial();
+    for p in &partial {
+        eprintln!("warning: {}: partial: {}", join(dir, p.file()), p.reason());
+    }
+    !partial.is_empty()
+}
+
+/// [`report_partial`] for `exp` and each of its descendants with data; true when any is
+/// partial.
+pub(crate) fn report_partial_all<S: experiment::Source>(dir: &str, exp: &Experiment<S>) -> bool {
+    let mut partial = report_partial(dir, exp);
+    for d in exp.descendants().into_iter().filter(|d| d.has_data) {
+        if let Ok(child) = exp.open_descendant(&d.name) {
+            partial |= report_partial(&join(dir, &d.name), &child);
         }
     }
-    let log = exp.log();
-    let unfinished = !log.has_exit() && !log.has_exec();
-    if unfinished {
-        eprintln!(
-            "warning: {dir}/log.xml: partial: no exit event: the collector stopped before the \
-             program ended (killed, or still running), and the data ends there"
-        );
-    }
-    !cut.is_empty() || unfinished
+    partial
+}
+
+/// The data kind named `s` on a command line.
+pub(crate) fn kind_of(s: &str) -> Option<experiment::packets::DataKind> {
+    use experiment::packets::DataKind;
+    Some(match s {
+        "clock" => DataKind::Clock,
+        "heap" => DataKind::Heap,
+        "sync" => DataKind::Sync,
+        "io" => DataKind::Io,
+        "hwc" => DataKind::Hwc,
+        _ => return None,
+    })
 }
 
 /// Writes `line` and a newline; a closed pipe ends the program quietly (exit 0).
@@ -98,14 +128,4 @@ pub(crate) fn finish(out: &mut impl Write) {
 pub(crate) fn usage_error(e: impl std::fmt::Display, usage: &str) -> ! {
     eprintln!("error: {e}\n{usage}");
     std::process::exit(2)
-}
-
-/// Reads a load object from where map.xml says it was (regular files of sane size only:
-/// libjvm.so is about 24 MB).
-pub(crate) fn load_object(path: &str) -> Option<experiment::bytes::Bytes> {
-    let meta = std::fs::metadata(path).ok()?;
-    if !meta.is_file() || meta.len() > 1 << 30 {
-        return None;
-    }
-    std::fs::read(path).ok().map(Into::into)
 }

@@ -129,21 +129,37 @@ pub struct Packets<'a> {
     pos: usize,
     endian: Endian,
     done: bool,
+    /// Offset of `data` in its file (a chunk of a larger file).
+    base: u64,
 }
 
 impl<'a> Packets<'a> {
     /// Walks `data` with byte order `endian`.
     pub fn new(data: &'a [u8], endian: Endian) -> Self {
+        Packets::at(data, endian, 0)
+    }
+
+    /// Walks `data`, a chunk of a file that starts at byte `base` of it: offsets (in packets
+    /// and errors) and the 16 KiB boundaries padding skips to are the file's.
+    pub fn at(data: &'a [u8], endian: Endian, base: u64) -> Self {
         Packets {
             data,
             pos: 0,
             endian,
             done: false,
+            base,
         }
     }
 
+    /// The offset in the file of the next packet to be read.
+    pub fn next_offset(&self) -> u64 {
+        self.base.saturating_add(self.pos as u64)
+    }
+
     fn resync(&mut self) {
-        self.pos = (self.pos / PROFILE_BUFFER_CHUNK + 1).saturating_mul(PROFILE_BUFFER_CHUNK);
+        let chunk = PROFILE_BUFFER_CHUNK as u64;
+        let next = (self.next_offset() / chunk + 1).saturating_mul(chunk);
+        self.pos = usize::try_from(next - self.base).unwrap_or(usize::MAX);
     }
 }
 
@@ -165,7 +181,7 @@ impl<'a> Iterator for Packets<'a> {
                 if left > 0 {
                     return Some(Err(Error::Truncated {
                         what: "packet header",
-                        offset: pos as u64,
+                        offset: self.base.saturating_add(pos as u64),
                         needed: 4,
                         available: left as u64,
                     }));
@@ -181,7 +197,7 @@ impl<'a> Iterator for Packets<'a> {
                 self.resync();
                 return Some(Err(Error::Invalid {
                     what: "packet tsize",
-                    offset: pos as u64,
+                    offset: self.base.saturating_add(pos as u64),
                     expected: "a non-zero multiple of 4".into(),
                     found: tsize.to_string(),
                 }));
@@ -190,7 +206,7 @@ impl<'a> Iterator for Packets<'a> {
                 self.done = true;
                 return Some(Err(Error::Truncated {
                     what: "packet",
-                    offset: pos as u64,
+                    offset: self.base.saturating_add(pos as u64),
                     needed: tsize as u64,
                     available: (self.data.len() - pos) as u64,
                 }));
@@ -200,7 +216,7 @@ impl<'a> Iterator for Packets<'a> {
                 continue;
             }
             return Some(Ok(RawPacket {
-                offset: pos as u64,
+                offset: self.base.saturating_add(pos as u64),
                 kind,
                 bytes,
             }));

@@ -427,10 +427,14 @@ impl<'a, 'f> Graph<'a, 'f> {
     pub fn summary(&self) -> Summary {
         let objects = self.index.len() as u64;
         let reachable = self.reachable as u64;
-        let reachable_bytes = (0..self.index.len() as NodeIndex)
-            .filter(|&v| self.is_reachable(v))
-            .map(|v| self.shallow_size(v))
-            .sum();
+        let reachable_bytes = match &self.reached {
+            // Reachable is the dominator tree: the super-root retains exactly its bytes.
+            None => self.retained.get(self.index.len()).copied().unwrap_or(0),
+            Some(_) => (0..self.index.len() as NodeIndex)
+                .filter(|&v| self.is_reachable(v))
+                .map(|v| self.shallow_size(v))
+                .sum(),
+        };
         Summary {
             objects,
             reachable,

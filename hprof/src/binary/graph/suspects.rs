@@ -110,6 +110,7 @@ impl Graph<'_, '_> {
         }
         let threshold = ((options.threshold * total as f64).ceil() as u64).max(1);
         let tree = Children::new(&self.idom);
+        let keys = ClassKeys::new(self);
         let mut out = Vec::new();
         let mut objects: Vec<NodeIndex> = (0..self.index.len() as NodeIndex)
             .filter(|&v| self.retained_size(v) >= threshold)
@@ -122,41 +123,56 @@ impl Graph<'_, '_> {
             }
             taken.push(v);
             let retained = self.retained_size(v);
-            out.push(self.suspect(SuspectKind::Object, v, retained, total, &tree, options));
+            out.push(self.suspect(
+                SuspectKind::Object,
+                v,
+                retained,
+                total,
+                (&tree, &keys),
+                options,
+            ));
         }
         let mut classes: Vec<ClassTotal> = self
-            .class_totals(self.index.len() as NodeIndex, &tree, &taken)
-            .into_values()
+            .class_totals(self.index.len() as NodeIndex, &tree, &keys, &taken)
+            .into_iter()
             .filter(|c| c.retained >= threshold)
             .collect();
         classes.sort_by_key(|c| (std::cmp::Reverse(c.retained), c.top));
         for c in classes {
-            let mut s = self.suspect(SuspectKind::Class, c.top, c.retained, total, &tree, options);
+            let mut s = self.suspect(
+                SuspectKind::Class,
+                c.top,
+                c.retained,
+                total,
+                (&tree, &keys),
+                options,
+            );
             s.class_name = self.index.class_name_of(c.top);
             out.push(s);
         }
         out
     }
 
-    /// Per class key, inside `from`'s dominator subtree (`from` excluded) and outside the
+    /// Per class, inside `from`'s dominator subtree (`from` excluded) and outside the
     /// subtrees of `skip`: the retained bytes of the instances not inside another instance of
-    /// their class, and the instance retaining the most.
+    /// their class, and the instance retaining the most (classes with no such instance left
+    /// out).
     fn class_totals(
         &self,
         from: NodeIndex,
         tree: &Children,
+        keys: &ClassKeys,
         skip: &[NodeIndex],
-    ) -> HashMap<u64, ClassTotal> {
-        let mut totals: HashMap<u64, ClassTotal> = HashMap::new();
-        // Classes on the path from `from` to the node being visited.
-        let mut active: HashMap<u64, u32> = HashMap::new();
-        let mut stack: Vec<(NodeIndex, usize, Option<u64>)> = vec![(from, 0, None)];
-        while let Some(&mut (v, ref mut pos, _)) = stack.last_mut() {
+    ) -> Vec<ClassTotal> {
+        let mut totals: Vec<ClassTotal> = vec![ClassTotal::default(); keys.classes];
+        // Instances of each class on the path from `from` to the node being visited.
+        let mut active: Vec<u32> = vec![0; keys.classes];
+        let mut stack: Vec<(NodeIndex, usize)> = vec![(from, 0)];
+        while let Some(&mut (v, ref mut pos)) = stack.last_mut() {
             let Some(&c) = tree.of(v).get(*pos) else {
-                if let Some((_, _, Some(key))) = stack.pop() {
-                    if let Some(count) = active.get_mut(&key) {
-                        *count = count.saturating_sub(1);
-                    }
+                stack.pop();
+                if let Some(count) = keys.of(v).and_then(|k| active.get_mut(k)) {
+                    *count = count.saturating_sub(1);
                 }
                 continue;
             };
@@ -164,23 +180,25 @@ impl Graph<'_, '_> {
             if skip.contains(&c) {
                 continue;
             }
-            let key = self.class_key(c);
-            let retained = self.retained_size(c);
-            let count = active.entry(key).or_insert(0);
-            let t = totals.entry(key).or_insert(ClassTotal {
-                retained: 0,
-                top: c,
-                top_retained: 0,
-            });
-            if *count == 0 {
-                t.retained = t.retained.saturating_add(retained);
+            let (Some(k), retained) = (keys.of(c), self.retained_size(c)) else {
+                continue;
+            };
+            if let (Some(count), Some(t)) = (active.get_mut(k), totals.get_mut(k)) {
+                if *count == 0 {
+                    t.retained = t.retained.saturating_add(retained);
+                }
+                if t.instances == 0
+                    || retained > t.top_retained
+                    || (retained == t.top_retained && c < t.top)
+                {
+                    (t.top, t.top_retained) = (c, retained);
+                }
+                t.instances += 1;
+                *count += 1;
             }
-            if retained > t.top_retained || (retained == t.top_retained && c < t.top) {
-                (t.top, t.top_retained) = (c, retained);
-            }
-            *count += 1;
-            stack.push((c, 0, Some(key)));
+            stack.push((c, 0));
         }
+        totals.retain(|t| t.instances > 0);
         totals
     }
 
@@ -226,7 +244,7 @@ impl Graph<'_, '_> {
         v: NodeIndex,
         retained: u64,
         total: u64,
-        tree: &Children,
+        (tree, keys): (&Children, &ClassKeys),
         options: SuspectOptions,
     ) -> Suspect {
         // Down the dominator tree while one child holds most of its parent.
@@ -265,16 +283,22 @@ impl Graph<'_, '_> {
                     via: s.via,
                 })
                 .collect(),
-            top_classes: self.top_classes_under(point, tree, options.top_classes),
+            top_classes: self.top_classes_under(point, tree, keys, options.top_classes),
         }
     }
 
     /// Retained size per class inside `point`'s dominator subtree (`point` excluded), each
     /// instance counted once, largest first, then by name.
-    fn top_classes_under(&self, point: NodeIndex, tree: &Children, n: usize) -> Vec<(String, u64)> {
+    fn top_classes_under(
+        &self,
+        point: NodeIndex,
+        tree: &Children,
+        keys: &ClassKeys,
+        n: usize,
+    ) -> Vec<(String, u64)> {
         let mut rows: Vec<(String, u64)> = self
-            .class_totals(point, tree, &[])
-            .into_values()
+            .class_totals(point, tree, keys, &[])
+            .into_iter()
             .map(|t| (self.index.class_name_of(t.top), t.retained))
             .collect();
         rows.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
@@ -284,10 +308,45 @@ impl Graph<'_, '_> {
 }
 
 /// One class's instances in a part of the dominator tree.
+#[derive(Debug, Clone, Copy, Default)]
 struct ClassTotal {
+    instances: u64,
     retained: u64,
     top: NodeIndex,
     top_retained: u64,
+}
+
+/// A dense class number per node of the dominator tree (`u32::MAX` outside it), found once.
+struct ClassKeys {
+    of_node: Vec<u32>,
+    classes: usize,
+}
+
+impl ClassKeys {
+    fn new(graph: &Graph<'_, '_>) -> ClassKeys {
+        let n = graph.index.len();
+        let mut dense: HashMap<u64, u32> = HashMap::new();
+        let mut of_node = vec![u32::MAX; n];
+        for (v, slot) in of_node.iter_mut().enumerate() {
+            let v = v as NodeIndex;
+            if graph.in_dominator_tree(v) {
+                let next = dense.len() as u32;
+                *slot = *dense.entry(graph.class_key(v)).or_insert(next);
+            }
+        }
+        ClassKeys {
+            of_node,
+            classes: dense.len(),
+        }
+    }
+
+    /// The class number of `v` (`None` for the super-root and nodes outside the tree).
+    fn of(&self, v: NodeIndex) -> Option<usize> {
+        self.of_node
+            .get(v as usize)
+            .filter(|&&k| k != u32::MAX)
+            .map(|&k| k as usize)
+    }
 }
 
 /// The dominator tree's children lists (row `n`: the super-root's).

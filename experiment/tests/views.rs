@@ -1,0 +1,270 @@
+//! gprofng's callers–callees, leaks and allocations views, value by value: on every recorded
+//! case, `CallersCallees::read` and `profile::heap_stacks` give exactly what
+//! `gprofng display text -callers-callees`, `-leaks` and `-allocs` print
+//! (`callers-callees.txt`, `leaks.txt`, `allocs.txt`, made by tests/data/record-views.sh):
+//! functions and their order, each caller and callee in order, every value at gprofng's
+//! precision, each distinct heap stack with its instances, bytes and frames.
+//!
+//! The load objects the experiments ran with come from tests/data/load-objects/ (symbols-only
+//! extracts) through the source's `load_object`, as a directory source finds them on the
+//! recording machine.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
+
+mod common;
+
+use common::data;
+use experiment::bytes::Bytes;
+use experiment::profile::{CallersCallees, HeapView, Metric, heap_stacks};
+use experiment::{Experiment, MemorySource, Source};
+use std::path::Path;
+
+/// A case's experiment in memory, with its load objects found like the recording machine
+/// would (symbols-only extracts of the system libraries, the program beside a case that
+/// archived nothing).
+struct Case {
+    files: MemorySource,
+    dir: String,
+}
+
+impl Source for Case {
+    fn read(&self, path: &str) -> experiment::Result<Option<Bytes>> {
+        self.files.read(path)
+    }
+    fn list(&self, dir: &str) -> Vec<String> {
+        self.files.list(dir)
+    }
+    fn load_object(&self, recorded_path: &str) -> Option<Bytes> {
+        let name = recorded_path.rsplit('/').next()?;
+        let beside = data().join(&self.dir).join(name);
+        let file = if beside.is_file() {
+            beside
+        } else {
+            data().join("load-objects").join(name)
+        };
+        std::fs::read(file).ok().map(Bytes::from)
+    }
+}
+
+fn open(case: &str) -> Experiment<Case> {
+    fn walk(root: &Path, dir: &Path, src: &mut MemorySource) {
+        for e in std::fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                walk(root, &p, src);
+            } else {
+                let rel = p.strip_prefix(root).unwrap().to_str().unwrap().to_owned();
+                src.insert(rel, std::fs::read(&p).unwrap());
+            }
+        }
+    }
+    let root = data().join(case).join("test.1.er");
+    let mut files = MemorySource::new();
+    walk(&root, &root, &mut files);
+    Experiment::open(Case {
+        files,
+        dir: case.to_owned(),
+    })
+    .unwrap()
+}
+
+/// The cases with gprofng's views recorded, but `java_heap`: its fixture keeps only two
+/// symbols-only archives (no libjvm.so), so its JVM-internal frames cannot be named as gprofng
+/// named them from the full copies; its Java frames are compared in
+/// `java_frames_of_the_top_leaks_equal_gprofngs`.
+fn cases(view: &str) -> Vec<String> {
+    let mut out: Vec<String> = std::fs::read_dir(data())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|c| c != "java_heap" && data().join(c).join(view).is_file())
+        .collect();
+    out.sort();
+    out
+}
+
+/// gprofng's text for a value: seconds with 3 decimals (`0.` under a microsecond), else the
+/// integer.
+fn gprofng_text(metric: Metric, v: u64) -> String {
+    if metric.is_time() {
+        if v < 1000 {
+            "0.".into()
+        } else {
+            format!("{:.3}", v as f64 / 1e9)
+        }
+    } else {
+        v.to_string()
+    }
+}
+
+/// One line of a callers–callees block: the value tokens (percentages dropped), the name,
+/// and whether it is the block's function (`*`).
+type Line = (Vec<String>, String, bool);
+
+/// The blocks of callers-callees.txt, one per function.
+fn reference_blocks(text: &str, metrics: &[Metric]) -> Vec<Vec<Line>> {
+    let mut blocks = Vec::new();
+    let mut name_col = None;
+    let mut block: Vec<Line> = Vec::new();
+    for line in text.lines().skip(2) {
+        if line.trim().is_empty() {
+            if !block.is_empty() {
+                blocks.push(std::mem::take(&mut block));
+            }
+            name_col = None;
+            continue;
+        }
+        if let Some(at) = line.find("Name").filter(|_| line.starts_with("Attr.")) {
+            name_col = Some(at);
+            continue;
+        }
+        let Some(col) = name_col else { continue };
+        let first = line.as_bytes()[0];
+        if !(first.is_ascii_digit() || first == b' ') || line.len() < col {
+            continue; // the header's further lines
+        }
+        let tokens: Vec<&str> = line[..col - 1].split_whitespace().collect();
+        if tokens.is_empty() || !tokens[0].starts_with(|c: char| c.is_ascii_digit()) {
+            continue;
+        }
+        let mut values = Vec::new();
+        let mut t = tokens.iter();
+        for m in metrics {
+            values.push(t.next().unwrap_or_else(|| panic!("`{line}`")).to_string());
+            if *m == Metric::TotalCpu {
+                t.next(); // its percentage (gprofng shows one for CPU time only)
+            }
+        }
+        block.push((
+            values,
+            line[col..].to_owned(),
+            line.as_bytes()[col - 1] == b'*',
+        ));
+    }
+    if !block.is_empty() {
+        blocks.push(block);
+    }
+    blocks
+}
+
+#[test]
+fn callers_callees_equal_gprofngs_on_every_case() {
+    let cases = cases("callers-callees.txt");
+    assert!(cases.len() >= 12, "{cases:?}");
+    for case in cases {
+        let exp = open(&case);
+        let view = CallersCallees::read(&exp, None).unwrap();
+        let text = std::fs::read_to_string(data().join(&case).join("callers-callees.txt")).unwrap();
+        let want = reference_blocks(&text, &view.metrics);
+        let text_of = |values: &[u64]| -> Vec<String> {
+            view.metrics
+                .iter()
+                .zip(values)
+                .map(|(m, v)| gprofng_text(*m, *v))
+                .collect()
+        };
+        let ours: Vec<Vec<Line>> = view
+            .functions
+            .iter()
+            .map(|f| {
+                let mut b: Vec<Line> = f
+                    .callers
+                    .iter()
+                    .map(|r| (text_of(&r.values), r.name.clone(), false))
+                    .collect();
+                b.push((text_of(&f.values), f.name.clone(), true));
+                b.extend(
+                    f.callees
+                        .iter()
+                        .map(|r| (text_of(&r.values), r.name.clone(), false)),
+                );
+                b
+            })
+            .collect();
+        assert_eq!(ours.len(), want.len(), "{case}: functions");
+        for (o, w) in ours.iter().zip(&want) {
+            assert_eq!(o, w, "{case}");
+        }
+    }
+}
+
+/// The stacks of leaks.txt or allocs.txt: (instances, bytes, frames leaf first).
+fn reference_stacks(text: &str) -> Vec<(u64, u64, Vec<String>)> {
+    let mut out: Vec<(u64, u64, Vec<String>)> = Vec::new();
+    for line in text.lines() {
+        if let Some(rest) = line
+            .strip_prefix("Leak #")
+            .or_else(|| line.strip_prefix("Allocation #"))
+        {
+            let num = |key: &str| -> u64 {
+                let at = rest.find(key).unwrap() + key.len();
+                rest[at..]
+                    .split(|c: char| !c.is_ascii_digit())
+                    .next()
+                    .unwrap()
+                    .parse()
+                    .unwrap()
+            };
+            let bytes = if rest.contains("Bytes Leaked = ") {
+                num("Bytes Leaked = ")
+            } else {
+                num("Bytes Allocated = ")
+            };
+            out.push((num("Instances = "), bytes, Vec::new()));
+        } else if let (Some(frame), Some(last)) = (line.strip_prefix("  "), out.last_mut()) {
+            last.2.push(frame.to_owned());
+        }
+    }
+    out
+}
+
+fn heap_view_equals_gprofngs(file: &str, view: HeapView) {
+    let cases = cases(file);
+    assert!(cases.len() >= 5, "{cases:?}");
+    for case in cases {
+        let exp = open(&case);
+        let ours: Vec<(u64, u64, Vec<String>)> = heap_stacks(&exp, view)
+            .unwrap()
+            .into_iter()
+            .map(|s| (s.instances, s.bytes, s.frames))
+            .collect();
+        let text = std::fs::read_to_string(data().join(&case).join(file)).unwrap();
+        let want = reference_stacks(&text);
+        assert_eq!(ours.len(), want.len(), "{case}: distinct stacks");
+        for (i, (o, w)) in ours.iter().zip(&want).enumerate() {
+            assert_eq!(o, w, "{case} {file} #{}", i + 1);
+        }
+    }
+}
+
+#[test]
+fn leaks_equal_gprofngs_on_every_heap_case() {
+    heap_view_equals_gprofngs("leaks.txt", HeapView::Leaks);
+}
+
+#[test]
+fn allocations_equal_gprofngs_on_every_heap_case() {
+    heap_view_equals_gprofngs("allocs.txt", HeapView::Allocations);
+}
+
+#[test]
+fn java_frames_of_the_top_leaks_equal_gprofngs() {
+    // The leaks whose stacks are Java frames only (no JVM-internal native frames), the
+    // largest ones: gprofng's Java frame text (`<Java native method>`, `line N in "F"`).
+    let exp = open("java_heap");
+    let ours = heap_stacks(&exp, HeapView::Leaks).unwrap();
+    let text = std::fs::read_to_string(data().join("java_heap/leaks.txt")).unwrap();
+    let want = reference_stacks(&text);
+    for i in 0..5 {
+        let o = &ours[i];
+        assert_eq!(
+            (o.instances, o.bytes, &o.frames),
+            (want[i].0, want[i].1, &want[i].2),
+            "#{}",
+            i + 1
+        );
+    }
+}
