@@ -170,16 +170,16 @@ fn the_top_suspect_is_the_leaking_map_reached_from_its_static_field() {
     );
     // One leak, one suspect: the classes along it are inside the object suspect.
     assert_eq!(suspects.len(), 1);
-    // A lower threshold finds more; none retains more than the top one.
+    // A lower threshold finds more; no object suspect retains more than the top one.
     let more = graph.leak_suspects(SuspectOptions {
         threshold: 0.01,
         ..SuspectOptions::default()
     });
+    assert!(more.len() > 1);
     assert!(
-        more.len() > 1
-            && more
-                .iter()
-                .all(|s| s.retained <= top.retained.max(s.retained))
+        more.iter()
+            .filter(|s| s.kind == SuspectKind::Object)
+            .all(|s| s.retained <= top.retained)
     );
 }
 
