@@ -137,6 +137,14 @@ impl Input {
         Ok(data)
     }
 
+    /// Moves the progress bar (if any) to `bytes` read, for a caller that reads the file
+    /// another way than through [`Input::reader`] (a memory map).
+    pub(crate) fn progress(&self, bytes: u64) {
+        if let Some(bar) = &self.progress {
+            bar.set_position(bytes);
+        }
+    }
+
     /// Removes the progress bar.
     pub(crate) fn done(&self) {
         if let Some(bar) = &self.progress {

@@ -6,9 +6,10 @@ use crate::binary::cursor::Cursor;
 use crate::binary::error::{Error, Result};
 use crate::binary::heap_dump::{
     InstanceDump, ObjectArrayDump, PrimitiveArrayDump, SubRecord, SubRecordSink, sub_record_n,
+    sub_tag,
 };
 use crate::binary::records::HeapDump;
-use crate::binary::types::IdSize;
+use crate::binary::types::{BasicType, Id, IdList, IdSize};
 
 /// Receives the events of [`Decoder::decode_with`](super::Decoder::decode_with). Only [`Visit::event`] is required; the
 /// three per-kind methods let a hot consumer (a histogram, an index) take instance and array
@@ -36,6 +37,18 @@ pub trait Visit<'a> {
     fn primitive_array_dump(&mut self, at: u64, dump: PrimitiveArrayDump<'a>) {
         self.event(Event::SubRecord(at, SubRecord::PrimitiveArrayDump(dump)));
     }
+
+    /// Called by the fast path before each sub-record it decodes in a run of instance and
+    /// array dumps, with the input from that sub-record to the end of what is buffered (and
+    /// of its heap-dump record). Does nothing by default.
+    ///
+    /// A hook for a caller that reads from memory the caches have not seen (a memory-mapped
+    /// dump) to prefetch a few kilobytes ahead: where the next sub-record starts depends on
+    /// the length read from this one, so every cache miss stalls the whole loop.
+    #[inline]
+    fn ahead(&mut self, input: &'a [u8]) {
+        let _ = input;
+    }
 }
 
 impl<'a, F: FnMut(Event<'a>)> Visit<'a> for F {
@@ -58,21 +71,130 @@ pub(super) fn sub_records_into<'a, V: Visit<'a> + ?Sized>(
     }
 }
 
-/// [`sub_records_into`] specialised for ids of `N` bytes (the histogram's inner loop).
+/// [`sub_records_into`] specialised for ids of `N` bytes (the histogram's inner loop): runs
+/// of whole instance and array dumps go through [`objects_n`], anything else (roots, class
+/// dumps, a sub-record cut by the end of the input, an error) through the one checked
+/// dispatch, which says what is wrong and where.
 #[inline(always)]
 fn sub_records_into_n<'a, const N: usize, V: Visit<'a> + ?Sized>(
     c: &mut Cursor<'a>,
     v: &mut V,
 ) -> Option<Error> {
-    let mut sink = Visiting(v);
-    while !c.is_empty() {
+    loop {
+        let rest = objects_n::<N, V>(c.rest(), c.offset(), v);
+        c.rewind(rest);
+        if c.is_empty() {
+            return None;
+        }
         let before = c.rest();
-        if let Err(e) = sub_record_n::<N, _>(c, &mut sink) {
+        if let Err(e) = sub_record_n::<N, _>(c, &mut Visiting(&mut *v)) {
             c.rewind(before);
             return Some(e);
         }
     }
-    None
+}
+
+/// The longest fixed part of an object dump: tag, id, u4, u4 or id, id or u1 (25 bytes with
+/// 8-byte ids).
+const OBJECT_HEAD: usize = 25;
+
+/// Big-endian `u32` at offset `i` of a sub-record's fixed part (constant `i`: the bounds
+/// check folds away).
+#[inline(always)]
+fn be32(h: &[u8; OBJECT_HEAD], i: usize) -> u32 {
+    let mut b = [0u8; 4];
+    if let Some(s) = h.get(i..i + 4) {
+        b.copy_from_slice(s);
+    }
+    u32::from_be_bytes(b)
+}
+
+/// An id of `N` bytes at offset `i` of a sub-record's fixed part.
+#[inline(always)]
+fn be_id<const N: usize>(h: &[u8; OBJECT_HEAD], i: usize) -> Id {
+    if N == 4 {
+        Id::from(be32(h, i))
+    } else {
+        let mut b = [0u8; 8];
+        if let Some(s) = h.get(i..i + 8) {
+            b.copy_from_slice(s);
+        }
+        u64::from_be_bytes(b)
+    }
+}
+
+/// Hands `v` the whole `INSTANCE_DUMP`, `OBJ_ARRAY_DUMP` and `PRIM_ARRAY_DUMP` sub-records
+/// at the start of `body` (whose first byte is at file offset `offset`), and returns the rest
+/// of `body` from the first sub-record that is of another kind, not whole, or invalid.
+///
+/// The position lives in a register for the whole run: the next sub-record's address depends
+/// on this one's length, so every cycle on that chain counts once per object. [`Visit::ahead`]
+/// is called before each sub-record.
+#[inline(always)]
+fn objects_n<'a, const N: usize, V: Visit<'a> + ?Sized>(
+    body: &'a [u8],
+    offset: u64,
+    v: &mut V,
+) -> &'a [u8] {
+    let id_size = if N == 4 { IdSize::Four } else { IdSize::Eight };
+    let end = offset + body.len() as u64;
+    let mut rest = body;
+    while let Some((h, _)) = rest.split_first_chunk::<OBJECT_HEAD>() {
+        v.ahead(rest);
+        let at = end - rest.len() as u64;
+        let code = h.get(N + 9).copied().unwrap_or(0);
+        let (fixed, len) = match h[0] {
+            sub_tag::INSTANCE_DUMP => (2 * N + 9, be32(h, 2 * N + 5) as usize),
+            sub_tag::OBJ_ARRAY_DUMP => match (be32(h, N + 5) as usize).checked_mul(N) {
+                Some(len) => (2 * N + 9, len),
+                None => return rest,
+            },
+            sub_tag::PRIM_ARRAY_DUMP => match BasicType::from_code(code) {
+                Some(t) if t != BasicType::Object => {
+                    match (be32(h, N + 5) as usize).checked_mul(t.size(IdSize::Four)) {
+                        Some(len) => (N + 10, len),
+                        None => return rest,
+                    }
+                }
+                _ => return rest,
+            },
+            _ => return rest,
+        };
+        let Some((data, tail)) = rest.get(fixed..).and_then(|r| r.split_at_checked(len)) else {
+            return rest;
+        };
+        match h[0] {
+            sub_tag::INSTANCE_DUMP => v.instance_dump(
+                at,
+                InstanceDump {
+                    object_id: be_id::<N>(h, 1),
+                    stack_trace_serial: be32(h, N + 1),
+                    class_id: be_id::<N>(h, N + 5),
+                    data,
+                },
+            ),
+            sub_tag::OBJ_ARRAY_DUMP => v.object_array_dump(
+                at,
+                ObjectArrayDump {
+                    array_id: be_id::<N>(h, 1),
+                    stack_trace_serial: be32(h, N + 1),
+                    array_class_id: be_id::<N>(h, N + 9),
+                    elements: IdList::new(data, id_size),
+                },
+            ),
+            _ => v.primitive_array_dump(
+                at,
+                PrimitiveArrayDump {
+                    array_id: be_id::<N>(h, 1),
+                    stack_trace_serial: be32(h, N + 1),
+                    element_type: BasicType::from_code(code).unwrap_or(BasicType::Byte),
+                    data,
+                },
+            ),
+        }
+        rest = tail;
+    }
+    rest
 }
 
 /// A [`Visit`]or as the receiver of the sub-record dispatch.
