@@ -8,8 +8,8 @@
 //! cargo run --release -p hprof-format --example histogram -- --threads 2 FILE
 //! ```
 //!
-//! On one thread (the default) a plain file is memory-mapped and decoded in place, a 16 MiB
-//! window at a time: no copy from the kernel's page cache into a buffer, the bytes a few
+//! On one thread (the default) a plain file is memory-mapped and decoded in place, a window
+//! (at most 16 MiB) at a time: no copy from the kernel's page cache into a buffer, the bytes a few
 //! kilobytes ahead of the decoder prefetched into the CPU cache, and each window's pages
 //! unmapped once it is decoded, so the resident set stays small. A gzip-compressed file, or
 //! one that cannot be mapped, is streamed through a bounded buffer.
@@ -156,10 +156,11 @@ impl<'a> Visit<'a> for Prefetching<'_> {
     }
 }
 
-/// The dump is decoded in windows of this many bytes; the pages of each window are unmapped
-/// once it is decoded, so that the resident set stays small (the kernel keeps them in its
-/// page cache).
-const WINDOW: usize = 16 << 20;
+/// The dump is decoded in windows of an eighth of its size, a power of two between 64 KiB and
+/// this many bytes (so that small dumps are decoded in several too); the pages of each
+/// window are unmapped once it is decoded, so that the resident set stays small (the kernel
+/// keeps them in its page cache).
+const MAX_WINDOW: usize = 16 << 20;
 
 /// The file memory-mapped, or `None` when it cannot be (the caller then streams it).
 fn map(path: &str) -> Option<memmap2::Mmap> {
@@ -179,7 +180,10 @@ fn mapped(
 ) -> hprof::binary::Result<()> {
     let data: &[u8] = map;
     let mut v = Prefetching(hist);
-    let (mut pos, mut end, mut dropped) = (0, WINDOW.min(data.len()), 0);
+    let window = (data.len() / 8)
+        .next_power_of_two()
+        .clamp(64 << 10, MAX_WINDOW);
+    let (mut pos, mut end, mut dropped) = (0, window.min(data.len()), 0);
     loop {
         let (consumed, needed) = decoder.decode_with(&data[pos..end], &mut v)?;
         pos += consumed;
@@ -187,8 +191,8 @@ fn mapped(
             return decoder.finish(&data[pos..]);
         }
         progress(pos as u64);
-        end = (end + WINDOW).max(end + needed).min(data.len());
-        let done = pos / WINDOW * WINDOW;
+        end = (end + window).max(end + needed).min(data.len());
+        let done = pos / window * window;
         if done > dropped {
             // SAFETY: the map is read-only and nothing borrowed from its first `done` bytes is
             // used again (the histogram owns its names): the pages are only unmapped, and

@@ -12,9 +12,10 @@
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-use hprof::binary::incremental::{BufferedDecoder, Decoder, Event};
+use hprof::binary::incremental::{BufferedDecoder, Decoder, Event, Visit};
 use hprof::binary::write::Writer;
 use hprof::binary::{IdSize, Record, Records, SubRecord, Version};
+use hprof::binary::{InstanceDump, ObjectArrayDump, PrimitiveArrayDump};
 
 fn data_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/binary")
@@ -243,6 +244,84 @@ fn incremental_equals_one_shot_on_every_fixture() {
         }
         dec.finish(&buf).unwrap();
         assert_eq!(got, expected, "{name} decode_all");
+    }
+}
+
+/// Records where [`Visit::ahead`] was called (the offset of its input's first byte) and
+/// which object dumps followed.
+struct Ahead {
+    /// The address of the input's first byte.
+    base: usize,
+    pending: Option<u64>,
+    hinted: u64,
+    objects: u64,
+}
+
+impl Ahead {
+    fn object(&mut self, at: u64) {
+        self.objects += 1;
+        // A hint names the dump decoded right after it, never another.
+        if let Some(hint) = self.pending.take() {
+            assert_eq!(hint, at, "hint at {hint}, dump at {at}");
+            self.hinted += 1;
+        }
+    }
+}
+
+impl<'a> Visit<'a> for Ahead {
+    fn event(&mut self, event: Event<'a>) {
+        if let Event::SubRecord(at, s) = event {
+            assert!(self.pending.is_none(), "a hint before {s:?} at {at}");
+        }
+    }
+    fn instance_dump(&mut self, at: u64, _: InstanceDump<'a>) {
+        self.object(at);
+    }
+    fn object_array_dump(&mut self, at: u64, _: ObjectArrayDump<'a>) {
+        self.object(at);
+    }
+    fn primitive_array_dump(&mut self, at: u64, _: PrimitiveArrayDump<'a>) {
+        self.object(at);
+    }
+    fn ahead(&mut self, input: &'a [u8]) {
+        assert!(self.pending.is_none(), "two hints in a row");
+        assert!(
+            matches!(input.first(), Some(0x21..=0x23)),
+            "{:?}",
+            input.first()
+        );
+        self.pending = Some((input.as_ptr().addr() - self.base) as u64);
+    }
+}
+
+#[test]
+fn ahead_names_the_next_object_dump() {
+    for (name, data) in all_fixtures() {
+        let mut v = Ahead {
+            base: data.as_ptr().addr(),
+            pending: None,
+            hinted: 0,
+            objects: 0,
+        };
+        let mut d = Decoder::new();
+        let (consumed, _) = d.decode_with(&data, &mut v).unwrap();
+        d.finish(&data[consumed..]).unwrap();
+        // Every object dump but the last few bytes of a heap-dump record come with a hint.
+        let (records, sub) = tag_counts(&data);
+        let objects: u64 = [0x21, 0x22, 0x23]
+            .iter()
+            .map(|t| sub.get(t).copied().unwrap_or(0))
+            .sum();
+        let heap_records: u64 = [0x0C, 0x1C]
+            .iter()
+            .map(|t| records.get(t).copied().unwrap_or(0))
+            .sum();
+        assert_eq!(v.objects, objects, "{name}");
+        assert!(
+            v.hinted + heap_records >= objects && v.hinted > 0,
+            "{name}: {} of {objects}",
+            v.hinted
+        );
     }
 }
 

@@ -606,8 +606,63 @@ fn one_shot(data: &[u8]) -> Vec<String> {
     out
 }
 
+/// `decode_all` (the visiting fast path) over `data` fed in chunks of `sizes`, the input's
+/// size known as the examples know it: the events, then how it ended.
+fn chunked_fast(data: &[u8], sizes: &[usize]) -> Vec<String> {
+    let mut d = Decoder::new().input_len(data.len() as u64);
+    let mut out = Vec::new();
+    let (mut pos, mut end, mut i) = (0, 0, 0);
+    loop {
+        end = (end + sizes[i % sizes.len()]).min(data.len());
+        i += 1;
+        match d.decode_all(&data[pos..end], |e: Event<'_>| out.push(format!("{e:?}"))) {
+            Ok((consumed, _)) => pos += consumed,
+            Err(e) => {
+                out.push(format!("{:?}", Err::<(), _>(e)));
+                return out;
+            }
+        }
+        if end == data.len() {
+            out.push(format!("{:?}", d.finish(&data[pos..])));
+            return out;
+        }
+    }
+}
+
+/// [`chunked_fast`] with the whole input at once.
+fn one_shot_fast(data: &[u8]) -> Vec<String> {
+    chunked_fast(data, &[data.len().max(1)])
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(96))]
+
+    #[test]
+    fn fast_path_in_random_chunks_equals_one_shot_even_when_cut_or_damaged(
+        recs in prop::collection::vec(rec(), 0..12),
+        eight in any::<bool>(),
+        sizes in prop::collection::vec(1usize..300, 1..20),
+        cut in any::<prop::sample::Index>(),
+        flip in any::<Option<(prop::sample::Index, u8)>>(),
+    ) {
+        // The same events and the same error (offsets, what was expected, where a record's
+        // content overran it) wherever the chunks end.
+        let id_size = if eight { IdSize::Eight } else { IdSize::Four };
+        let (mut bytes, _) = encode(&recs, id_size);
+        // Past the file header (31 bytes), whose errors quote what was buffered of it.
+        if let Some((at, bit)) = flip.filter(|_| bytes.len() > 31) {
+            let i = 31 + at.index(bytes.len() - 31);
+            bytes[i] ^= 1 << (bit % 8);
+        }
+        let whole = one_shot_fast(&bytes);
+        prop_assert_eq!(&chunked_fast(&bytes, &sizes), &whole);
+        // The fast path agrees with the event-at-a-time one on a whole dump.
+        if flip.is_none() {
+            prop_assert_eq!(&whole, &one_shot(&bytes));
+        }
+        let cut = &bytes[..cut.index(bytes.len() + 1)];
+        prop_assert_eq!(chunked_fast(cut, &sizes), one_shot_fast(cut));
+    }
 
     #[test]
     fn roundtrip_id4(recs in prop::collection::vec(rec(), 0..12)) {

@@ -369,19 +369,19 @@ impl Decoder {
     ) -> Result<usize> {
         match e {
             Error::Truncated {
-                needed,
-                expected,
-                offset,
+                needed, expected, ..
             } => {
                 if (available as u64) < remaining && available as u64 + needed <= remaining {
                     Ok(needed as usize)
                 } else {
+                    // Where the record ends, wherever the buffered input happened to end.
+                    let end = header.offset + RECORD_HEADER_LEN as u64 + u64::from(header.length);
                     Err(Error::RecordOverrun {
                         offset: header.offset,
                         tag: header.tag,
                         declared: header.length.into(),
                         expected,
-                        at: offset,
+                        at: end,
                     })
                 }
             }

@@ -38,9 +38,10 @@ pub trait Visit<'a> {
         self.event(Event::SubRecord(at, SubRecord::PrimitiveArrayDump(dump)));
     }
 
-    /// Called by the fast path before each sub-record it decodes in a run of instance and
-    /// array dumps, with the input from that sub-record to the end of what is buffered (and
-    /// of its heap-dump record). Does nothing by default.
+    /// Called by the fast path before it decodes an instance or array dump, with the input
+    /// from that dump's tag to the end of what is buffered (and of its heap-dump record).
+    /// Does nothing by default. A hint only: dumps decoded another way (the last few bytes of
+    /// a buffer, a dump cut off by its end) come without it.
     ///
     /// A hook for a caller that reads from memory the caches have not seen (a memory-mapped
     /// dump) to prefetch a few kilobytes ahead: where the next sub-record starts depends on
@@ -140,7 +141,6 @@ fn objects_n<'a, const N: usize, V: Visit<'a> + ?Sized>(
     let end = offset + body.len() as u64;
     let mut rest = body;
     while let Some((h, _)) = rest.split_first_chunk::<OBJECT_HEAD>() {
-        v.ahead(rest);
         let at = end - rest.len() as u64;
         let code = h.get(N + 9).copied().unwrap_or(0);
         let (fixed, len) = match h[0] {
@@ -160,6 +160,7 @@ fn objects_n<'a, const N: usize, V: Visit<'a> + ?Sized>(
             },
             _ => return rest,
         };
+        v.ahead(rest);
         let Some((data, tail)) = rest.get(fixed..).and_then(|r| r.split_at_checked(len)) else {
             return rest;
         };
