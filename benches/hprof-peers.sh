@@ -83,6 +83,7 @@ for s in $sizes; do
     else
         echo "(hprof-slurp not installed: cargo install hprof-slurp)"
     fi
-    awk -v a="$h1w" -v b="$cw" 'BEGIN {printf "ours 1 thread / cat: %.2fx wall\n", a/b}'
+    awk -v a="$h1w" -v b="$cw" -v c="$h1c" -v d="$cc" \
+        'BEGIN {printf "ours 1 thread / cat: %.2fx wall, %.2fx CPU (target <= 1.3x)\n", a/b, c/d}'
     awk -v r="$h1r" -v r2="$h2r" 'BEGIN {printf "(c) streaming peak RSS: %.1f MB (1 thread), %.1f MB (2 threads) (target <= 64 MB): %s\n", r*1024/1e6, r2*1024/1e6, (r*1024 <= 64e6 && r2*1024 <= 64e6) ? "met" : "MISSED"}'
 done

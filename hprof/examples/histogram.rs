@@ -15,8 +15,8 @@
 //! one that cannot be mapped, is streamed through a bounded buffer.
 //!
 //! With `--threads N`, the file is split at top-level record boundaries into N byte-balanced
-//! ranges (found by walking the 9-byte record headers), each streamed through its own
-//! decoder and buffer, and the histograms are merged.
+//! ranges (found by walking the 9-byte record headers), each decoded from the map (or
+//! streamed) by its own decoder, and the histograms are merged.
 //!
 //! Prints one class per line: `instances<TAB>shallow_bytes<TAB>class_name`, sorted by
 //! instances descending, then name ascending. A dump cut off or damaged part-way gives the
@@ -170,32 +170,40 @@ fn map(path: &str) -> Option<memmap2::Mmap> {
     unsafe { memmap2::Mmap::map(&file) }.ok()
 }
 
-/// Decodes a whole memory-mapped dump into `hist` through `decoder`, a window at a time,
-/// telling `progress` how many bytes are done after each.
+/// Decodes the bytes `range` of a memory-mapped dump into `hist` through `decoder`, a window
+/// at a time, telling `progress` the offset reached after each.
 fn mapped(
     map: &memmap2::Mmap,
+    range: (usize, usize),
     decoder: &mut Decoder,
     hist: &mut Histogram,
     mut progress: impl FnMut(u64),
 ) -> hprof::binary::Result<()> {
-    let data: &[u8] = map;
+    let (start, stop) = range;
+    let data: &[u8] = &map[..stop];
     let mut v = Prefetching(hist);
-    let window = (data.len() / 8)
+    let window = ((stop - start) / 8)
         .next_power_of_two()
         .clamp(64 << 10, MAX_WINDOW);
-    let (mut pos, mut end, mut dropped) = (0, window.min(data.len()), 0);
+    // Only whole windows inside the range are dropped: never a page of a neighbouring range
+    // that another thread is decoding.
+    let (mut pos, mut end, mut dropped) = (
+        start,
+        (start + window).min(stop),
+        start.div_ceil(window) * window,
+    );
     loop {
         let (consumed, needed) = decoder.decode_with(&data[pos..end], &mut v)?;
         pos += consumed;
-        if end == data.len() {
+        if end == stop {
             return decoder.finish(&data[pos..]);
         }
         progress(pos as u64);
-        end = (end + window).max(end + needed).min(data.len());
+        end = (end + window).max(end + needed).min(stop);
         let done = pos / window * window;
         if done > dropped {
-            // SAFETY: the map is read-only and nothing borrowed from its first `done` bytes is
-            // used again (the histogram owns its names): the pages are only unmapped, and
+            // SAFETY: the map is read-only and nothing borrowed from the bytes before `done`
+            // is used again (the histogram owns its names): the pages are only unmapped, and
             // would be read back from the file if they were touched.
             #[cfg(unix)]
             let _ = unsafe {
@@ -225,7 +233,9 @@ fn histogram(path: &str, threads: usize) -> Result<Outcome, std::io::Error> {
     if let (0 | 1, false, Some(len @ 1..)) = (threads, input.gzip, input.len) {
         if let Some(map) = map(path) {
             let mut decoder = Decoder::new().input_len(len);
-            let stop = mapped(&map, &mut decoder, &mut hist, |pos| input.progress(pos)).err();
+            let range = (0, map.len());
+            let progress = |pos| input.progress(pos);
+            let stop = mapped(&map, range, &mut decoder, &mut hist, progress).err();
             input.done();
             return Ok((hist, stop.map(Stop::Decode), decoder.offset() > 0));
         }
@@ -240,16 +250,23 @@ fn histogram(path: &str, threads: usize) -> Result<Outcome, std::io::Error> {
         return Ok((hist, stop, decoder.offset() > 0));
     };
     input.done();
+    let map = map(path);
+    let map = map.as_ref();
     let parts: Vec<Result<(Histogram, Option<Stop>), std::io::Error>> = std::thread::scope(|s| {
         let handles: Vec<_> = ranges
             .iter()
             .map(|&(start, end)| {
                 s.spawn(move || {
+                    let mut decoder = Decoder::after_header(&header, start).input_len(end);
+                    let mut part = Histogram::new();
+                    if let Some(map) = map.filter(|m| m.len() as u64 >= end) {
+                        let range = (start as usize, end as usize);
+                        let stop = mapped(map, range, &mut decoder, &mut part, |_| {}).err();
+                        return Ok((part, stop.map(Stop::Decode)));
+                    }
                     let mut file = File::open(path)?;
                     file.seek(SeekFrom::Start(start))?;
                     let mut range = file.take(end - start);
-                    let mut decoder = Decoder::after_header(&header, start).input_len(end);
-                    let mut part = Histogram::new();
                     let stop = stream(&mut range, &mut decoder, &mut part).err();
                     Ok((part, stop))
                 })
