@@ -130,7 +130,7 @@ fn be_id<const N: usize>(h: &[u8; OBJECT_HEAD], i: usize) -> Id {
 ///
 /// The position lives in a register for the whole run: the next sub-record's address depends
 /// on this one's length, so every cycle on that chain counts once per object. [`Visit::ahead`]
-/// is called before each sub-record.
+/// is called before each object dump is sliced out of the input.
 #[inline(always)]
 fn objects_n<'a, const N: usize, V: Visit<'a> + ?Sized>(
     body: &'a [u8],
