@@ -9,7 +9,7 @@
 //! ```
 //!
 //! On one thread (the default) a plain file is memory-mapped and decoded in place, a window
-//! (at most 16 MiB) at a time: no copy from the kernel's page cache into a buffer, the bytes a few
+//! (at most 4 MiB) at a time: no copy from the kernel's page cache into a buffer, the bytes a few
 //! kilobytes ahead of the decoder prefetched into the CPU cache, and each window's pages
 //! unmapped once it is decoded, so the resident set stays small. A gzip-compressed file, or
 //! one that cannot be mapped, is streamed through a bounded buffer.
@@ -160,7 +160,7 @@ impl<'a> Visit<'a> for Prefetching<'_> {
 /// this many bytes (so that small dumps are decoded in several too); the pages of each
 /// window are unmapped once it is decoded, so that the resident set stays small (the kernel
 /// keeps them in its page cache).
-const MAX_WINDOW: usize = 16 << 20;
+const MAX_WINDOW: usize = 4 << 20;
 
 /// The file memory-mapped, or `None` when it cannot be (the caller then streams it).
 fn map(path: &str) -> Option<memmap2::Mmap> {
