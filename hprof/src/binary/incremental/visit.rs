@@ -142,60 +142,76 @@ fn objects_n<'a, const N: usize, V: Visit<'a> + ?Sized>(
     let mut rest = body;
     while let Some((h, _)) = rest.split_first_chunk::<OBJECT_HEAD>() {
         let at = end - rest.len() as u64;
-        let code = h.get(N + 9).copied().unwrap_or(0);
-        let (fixed, len) = match h[0] {
-            sub_tag::INSTANCE_DUMP => (2 * N + 9, be32(h, 2 * N + 5) as usize),
-            sub_tag::OBJ_ARRAY_DUMP => match (be32(h, N + 5) as usize).checked_mul(N) {
-                Some(len) => (2 * N + 9, len),
-                None => return rest,
-            },
-            sub_tag::PRIM_ARRAY_DUMP => match BasicType::from_code(code) {
-                Some(t) if t != BasicType::Object => {
-                    match (be32(h, N + 5) as usize).checked_mul(t.size(IdSize::Four)) {
-                        Some(len) => (N + 10, len),
-                        None => return rest,
-                    }
-                }
-                _ => return rest,
-            },
-            _ => return rest,
-        };
-        v.ahead(rest);
-        let Some((data, tail)) = rest.get(fixed..).and_then(|r| r.split_at_checked(len)) else {
-            return rest;
-        };
+        // One dispatch on the tag: each arm reads its length, slices the dump out of the
+        // input and hands it over.
         match h[0] {
-            sub_tag::INSTANCE_DUMP => v.instance_dump(
-                at,
-                InstanceDump {
+            sub_tag::INSTANCE_DUMP => {
+                let len = be32(h, 2 * N + 5) as usize;
+                v.ahead(rest);
+                let Some((data, tail)) = split(rest, 2 * N + 9, len) else {
+                    return rest;
+                };
+                let dump = InstanceDump {
                     object_id: be_id::<N>(h, 1),
                     stack_trace_serial: be32(h, N + 1),
                     class_id: be_id::<N>(h, N + 5),
                     data,
-                },
-            ),
-            sub_tag::OBJ_ARRAY_DUMP => v.object_array_dump(
-                at,
-                ObjectArrayDump {
+                };
+                v.instance_dump(at, dump);
+                rest = tail;
+            }
+            sub_tag::OBJ_ARRAY_DUMP => {
+                let Some(len) = (be32(h, N + 5) as usize).checked_mul(N) else {
+                    return rest;
+                };
+                v.ahead(rest);
+                let Some((data, tail)) = split(rest, 2 * N + 9, len) else {
+                    return rest;
+                };
+                let dump = ObjectArrayDump {
                     array_id: be_id::<N>(h, 1),
                     stack_trace_serial: be32(h, N + 1),
                     array_class_id: be_id::<N>(h, N + 9),
                     elements: IdList::new(data, id_size),
-                },
-            ),
-            _ => v.primitive_array_dump(
-                at,
-                PrimitiveArrayDump {
+                };
+                v.object_array_dump(at, dump);
+                rest = tail;
+            }
+            sub_tag::PRIM_ARRAY_DUMP => {
+                let code = h.get(N + 9).copied().unwrap_or(0);
+                let Some(element_type) =
+                    BasicType::from_code(code).filter(|t| *t != BasicType::Object)
+                else {
+                    return rest;
+                };
+                let size = element_type.size(IdSize::Four);
+                let Some(len) = (be32(h, N + 5) as usize).checked_mul(size) else {
+                    return rest;
+                };
+                v.ahead(rest);
+                let Some((data, tail)) = split(rest, N + 10, len) else {
+                    return rest;
+                };
+                let dump = PrimitiveArrayDump {
                     array_id: be_id::<N>(h, 1),
                     stack_trace_serial: be32(h, N + 1),
-                    element_type: BasicType::from_code(code).unwrap_or(BasicType::Byte),
+                    element_type,
                     data,
-                },
-            ),
+                };
+                v.primitive_array_dump(at, dump);
+                rest = tail;
+            }
+            _ => return rest,
         }
-        rest = tail;
     }
     rest
+}
+
+/// The `len` bytes after the first `fixed` of `input`, and what follows them; `None` when
+/// `input` is shorter.
+#[inline(always)]
+fn split(input: &[u8], fixed: usize, len: usize) -> Option<(&[u8], &[u8])> {
+    input.get(fixed..)?.split_at_checked(len)
 }
 
 /// A [`Visit`]or as the receiver of the sub-record dispatch.
