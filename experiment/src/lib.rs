@@ -78,6 +78,8 @@ pub mod archives;
 pub mod classfile;
 pub mod cursor;
 pub mod descendants;
+#[cfg(feature = "dwarf")]
+pub mod dwarf;
 pub mod dyntext;
 pub mod elf;
 mod error;
@@ -88,6 +90,7 @@ pub mod fs;
 mod hash;
 pub mod jclasses;
 pub mod labels;
+pub mod lines;
 pub mod log;
 pub mod map;
 pub mod overview;
