@@ -110,8 +110,8 @@ fn gimli_error(what: &'static str, offset: u64, e: gimli::Error) -> Error {
     Error::Invalid {
         what,
         offset,
-        expected: "valid DWARF".into(),
-        found: e.to_string(),
+        expected: "well-formed DWARF (versions 2 to 5)".into(),
+        found: format!("what gimli rejects: {e}"),
     }
 }
 
