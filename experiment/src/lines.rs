@@ -3,7 +3,7 @@
 //! `Function::mapPCtoLine`).
 //!
 //! Each frame stands for one line object of its function: `main, line 106 in "lines.c"` where
-//! its PC (native: from the load object's DWARF line table, [`crate::dwarf`], feature `dwarf`)
+//! its PC (native: from the load object's DWARF line table, `experiment::dwarf`, feature `dwarf`)
 //! or its bytecode index (Java: the class file's `LineNumberTable`, [`crate::classfile`]) has
 //! a line; otherwise gprofng's stand-ins, `<Function: f, instructions without line numbers>`,
 //! or for a Java method whose class file the experiment lacks `<Function: m, instructions from
@@ -95,7 +95,7 @@ type LineKey = (FunctionId, Option<u32>, Option<u32>, bool);
 impl<S: Source> StackProfile<'_, S> {
     /// Per line object (see the module docs), the exclusive and inclusive values of every
     /// metric: the table [`LineList`] lists. Frames get their lines from the symbolizer
-    /// ([`Symbolizer::with_native_lines`] for native ones).
+    /// (`Symbolizer::with_native_lines` for native ones, feature `dwarf`).
     pub fn line_table(&self) -> FunctionTable {
         let key = |f: &Frame| -> LineKey {
             let file = match (f.kind, f.line) {

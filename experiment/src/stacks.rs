@@ -249,6 +249,7 @@ pub struct Symbolizer<'e, S> {
     files: Vec<String>,
     file_ids: HashMap<String, u32>,
     /// Native frames get their lines from the load objects' DWARF line tables.
+    #[cfg(feature = "dwarf")]
     native_lines: bool,
     /// The line tables of the load objects read so far (`None`: none or unreadable).
     #[cfg(feature = "dwarf")]
@@ -515,6 +516,7 @@ impl<'e, S: Source> Symbolizer<'e, S> {
             classes: HashMap::new(),
             files: Vec::new(),
             file_ids: HashMap::new(),
+            #[cfg(feature = "dwarf")]
             native_lines: false,
             #[cfg(feature = "dwarf")]
             line_tables: HashMap::new(),

@@ -21,7 +21,13 @@ fn program(case: &str) -> Vec<u8> {
     let path = std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().path())
-        .find(|p| p.file_name().unwrap().to_str().unwrap().starts_with("prog_"))
+        .find(|p| {
+            p.file_name()
+                .unwrap()
+                .to_str()
+                .unwrap()
+                .starts_with("prog_")
+        })
         .unwrap();
     std::fs::read(path).unwrap()
 }
