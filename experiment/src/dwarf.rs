@@ -1,15 +1,16 @@
-//! Native source lines: the DWARF line tables (`.debug_line`, through the units of
-//! `.debug_info`) of a load object, assigned to its ELF functions the way gprofng assigns them
+//! Native source lines: the DWARF line tables (`.debug_line`) of a load object, assigned to its ELF functions the way gprofng assigns them
 //! (DWARF 5 §6.2 "Line Number Information"; gprofng `DwrLineRegs::get_lines`,
 //! `DwrCU::srcline_Dwarf`, `Function::add_PC_info`, `Function::mapPCtoLine`). Feature `dwarf`.
 //!
 //! The line programs are run by [`gimli`]'s reader (a maintained, fuzzed DWARF reader); what
 //! this module adds is gprofng's reading of the rows:
-//! * every row but the end of a sequence counts, whatever its `is_stmt` flag; each unit's rows
-//!   are ordered by address (keeping the program's order for one address), units in file
-//!   order;
+//! * every row but the end of a sequence counts, whatever its `is_stmt` flag; each line
+//!   program's rows are ordered by address (keeping the program's order for one address),
+//!   programs in file order;
 //! * a row belongs to the ELF function whose address range holds it (rows outside every
-//!   function, and rows of line 0, are dropped); of several rows at one address the last wins;
+//!   function, and rows of line 0, are dropped); of several rows at one address the last wins.
+//!   (gprofng also drops a row whose function its unit does not describe; well-formed
+//!   objects have none);
 //! * a PC's line is that of the last row at or before it in its function: a PC before its
 //!   function's first row has none (gprofng's `<Function: f, instructions without line
 //!   numbers>`).
@@ -21,9 +22,10 @@
 //! functions of a DWARF 5 program, GCC 12's default, without line numbers); this reader takes
 //! every version gimli reads (2 to 5), as later gprofng releases do.
 //!
-//! Hostile input cannot make it panic, loop or allocate beyond what the sections hold: gimli
-//! returns errors, which become [`Error::Invalid`] with the file offset of the unit or line
-//! program they came from; each line program is run once however many units share it.
+//! Hostile input cannot make it panic, loop or allocate beyond what the sections hold: the
+//! line programs are walked one after the other through `.debug_line` (each read once, the
+//! work linear in the section), and gimli's errors become [`Error::Invalid`] with the file
+//! offset of the line program they came from.
 
 use crate::cursor::Endian;
 use crate::elf::Elf;
@@ -106,6 +108,21 @@ fn section<'d>(elf: &Elf, data: &'d [u8], name: &str) -> Result<(&'d [u8], u64)>
     Ok((&[], 0))
 }
 
+/// The bytes of a file name of a line program header: inline, or in `.debug_str` or
+/// `.debug_line_str` (the forms GCC and Clang write; others give no name).
+fn file_name<'d>(
+    value: gimli::AttributeValue<Reader<'d>>,
+    debug_str: &gimli::DebugStr<Reader<'d>>,
+    debug_line_str: &gimli::DebugLineStr<Reader<'d>>,
+) -> Option<Reader<'d>> {
+    match value {
+        gimli::AttributeValue::String(s) => Some(s),
+        gimli::AttributeValue::DebugStrRef(o) => debug_str.get_str(o).ok(),
+        gimli::AttributeValue::DebugLineStrRef(o) => debug_line_str.get_str(o).ok(),
+        _ => None,
+    }
+}
+
 fn gimli_error(what: &'static str, offset: u64, e: gimli::Error) -> Error {
     Error::Invalid {
         what,
@@ -117,55 +134,46 @@ fn gimli_error(what: &'static str, offset: u64, e: gimli::Error) -> Error {
 
 impl LineTable {
     /// The line table of the ELF object in `data` (whose headers and functions are `elf`):
-    /// empty when it has no `.debug_line` or no `.debug_info`. Errors name the file offset of
-    /// the unit or line program gimli could not read.
+    /// empty when it has no `.debug_line`. Errors name the file offset of the line program
+    /// gimli could not read.
     pub fn parse(data: &[u8], elf: &Elf) -> Result<LineTable> {
         let endian = match elf.header.endian {
             Endian::Little => gimli::RunTimeEndian::Little,
             Endian::Big => gimli::RunTimeEndian::Big,
         };
-        let mut offsets: BTreeMap<&'static str, u64> = BTreeMap::new();
-        let mut load = |id: gimli::SectionId| -> Result<Reader<'_>> {
-            let (bytes, offset) = section(elf, data, id.name())?;
-            offsets.insert(id.name(), offset);
-            Ok(gimli::EndianSlice::new(bytes, endian))
+        let (line_bytes, line_at) = section(elf, data, ".debug_line")?;
+        let (str_bytes, _) = section(elf, data, ".debug_str")?;
+        let (line_str_bytes, _) = section(elf, data, ".debug_line_str")?;
+        let debug_line = gimli::DebugLine::from(Reader::new(line_bytes, endian));
+        let debug_str = gimli::DebugStr::from(Reader::new(str_bytes, endian));
+        let debug_line_str = gimli::DebugLineStr::from(Reader::new(line_str_bytes, endian));
+        // DWARF 2–4 line program headers do not give the address size: the ELF class does.
+        let address_size = match elf.header.class {
+            crate::cursor::WordSize::W32 => 4,
+            crate::cursor::WordSize::W64 => 8,
         };
-        let dwarf = gimli::Dwarf::load(&mut load)?;
-        let info_at = offsets.get(".debug_info").copied().unwrap_or(0);
-        let line_at = offsets.get(".debug_line").copied().unwrap_or(0);
 
         let mut files: Vec<String> = Vec::new();
         let mut file_ids: std::collections::HashMap<String, u32> = std::collections::HashMap::new();
         // Address → (file, line): later rows at an address replace earlier ones.
         let mut lines: BTreeMap<u64, (u32, u32)> = BTreeMap::new();
-        let mut programs_seen = std::collections::HashSet::new();
-        let mut units = dwarf.units();
-        let mut next_unit = 0u64;
-        let mut unit_rows: Vec<(u64, u32, u32)> = Vec::new();
-        loop {
-            let header = match units.next() {
-                Ok(Some(h)) => h,
-                Ok(None) => break,
-                Err(e) => return Err(gimli_error("DWARF unit header", info_at + next_unit, e)),
-            };
-            let unit_offset = header
-                .offset()
-                .as_debug_info_offset()
-                .map_or(next_unit, |o| o.0 as u64);
-            next_unit = unit_offset.saturating_add(header.length_including_self() as u64);
-            let unit = dwarf
-                .unit(header)
-                .map_err(|e| gimli_error("DWARF unit", info_at + unit_offset, e))?;
-            let Some(program) = unit.line_program.clone() else {
-                continue;
-            };
-            let program_offset = program.header().offset().0 as u64;
-            if !programs_seen.insert(program_offset) {
-                continue;
-            }
-            let at = line_at + program_offset;
+        let mut program_rows: Vec<(u64, u32, u32)> = Vec::new();
+        // The line programs one after the other (gprofng reaches them through the units of
+        // .debug_info, which list them in the same order): each is read once, and every
+        // header moves the offset forward, so the walk ends.
+        let mut offset = 0usize;
+        while offset < line_bytes.len() {
+            let at = line_at + offset as u64;
+            let program = debug_line
+                .program(gimli::DebugLineOffset(offset), address_size, None, None)
+                .map_err(|e| gimli_error("DWARF line program header", at, e))?;
+            let header = program.header();
+            let length = header
+                .unit_length()
+                .saturating_add(usize::from(header.encoding().format.initial_length_size()));
+            offset = offset.saturating_add(length.max(1));
             let mut rows = program.rows();
-            unit_rows.clear();
+            program_rows.clear();
             while let Some((header, row)) = rows
                 .next_row()
                 .map_err(|e| gimli_error("DWARF line program", at, e))?
@@ -176,12 +184,13 @@ impl LineTable {
                 let Some(line) = row.line().and_then(|l| u32::try_from(l.get()).ok()) else {
                     continue;
                 };
-                let Some(entry) = row.file(header) else {
+                // A row whose file has no name is skipped (as gprofng does).
+                let Some(name) = row
+                    .file(header)
+                    .and_then(|f| file_name(f.path_name(), &debug_str, &debug_line_str))
+                else {
                     continue;
                 };
-                let name = dwarf
-                    .attr_string(&unit, entry.path_name())
-                    .map_err(|e| gimli_error("DWARF line program file name", at, e))?;
                 let name = String::from_utf8_lossy(name.slice());
                 let base = name.rsplit('/').next().unwrap_or(&name);
                 let file = match file_ids.get(base) {
@@ -193,11 +202,12 @@ impl LineTable {
                         id
                     }
                 };
-                unit_rows.push((row.address(), file, line));
+                program_rows.push((row.address(), file, line));
             }
-            // gprofng orders each unit's rows by address, keeping their order at one address.
-            unit_rows.sort_by_key(|r| r.0);
-            for &(address, file, line) in &unit_rows {
+            // gprofng orders each program's rows by address, keeping their order at one
+            // address.
+            program_rows.sort_by_key(|r| r.0);
+            for &(address, file, line) in &program_rows {
                 if elf.function(address).is_some_and(|f| !f.plt) {
                     lines.insert(address, (file, line));
                 }
