@@ -43,6 +43,26 @@ pub struct LineTable {
     pub files: Vec<String>,
     /// One row per address that starts a line, sorted by address.
     pub rows: Vec<LineRow>,
+    /// Per function (by its start address), the code inlined into it
+    /// (`DW_TAG_inlined_subroutine` of GCC-made units), as gprofng lists it: in the units'
+    /// order, each address range of each inlined call once, with its nesting level.
+    pub inlined: BTreeMap<u64, Vec<InlinedCall>>,
+}
+
+/// One address range of code inlined into a function, and the call it was inlined at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct InlinedCall {
+    /// First address of the range.
+    pub low: u64,
+    /// First address past the range.
+    pub high: u64,
+    /// 0 for code inlined into the function itself, 1 for code inlined into that, …
+    pub level: u32,
+    /// The call's file (`DW_AT_call_file`), an index in [`LineTable::files`].
+    pub file: Option<u32>,
+    /// The call's line (`DW_AT_call_line`).
+    pub line: u32,
 }
 
 /// The code from `address` to the next row's address (or its function's end) is line `line`
@@ -108,6 +128,214 @@ fn section<'d>(elf: &Elf, data: &'d [u8], name: &str) -> Result<(&'d [u8], u64)>
     Ok((&[], 0))
 }
 
+/// The id of file `name` (its last component) in `files`, added if new.
+fn intern(
+    files: &mut Vec<String>,
+    ids: &mut std::collections::HashMap<String, u32>,
+    name: &[u8],
+) -> u32 {
+    let name = String::from_utf8_lossy(name);
+    let base = name.rsplit('/').next().unwrap_or(&name);
+    match ids.get(base) {
+        Some(&id) => id,
+        None => {
+            let id = u32::try_from(files.len()).unwrap_or(u32::MAX);
+            ids.insert(base.to_owned(), id);
+            files.push(base.to_owned());
+            id
+        }
+    }
+}
+
+/// The code inlined into each function, read from the units of `.debug_info` as gprofng
+/// reads it (`DwrCU::parse_inlined_subroutine`, `DwrCU::map_dwarf_lines`): only units whose
+/// producer starts with `GNU`; every `DW_TAG_inlined_subroutine` with its address ranges
+/// (`DW_AT_low_pc`/`DW_AT_high_pc` or `DW_AT_ranges`, ranges starting at 0 or ending before
+/// they start left out), nested ones one level deeper; the ranges given to the function
+/// holding their start, a function's list restarting when another function's ranges came in
+/// between. The work is linear in the sections (each unit's abbreviations are read once per
+/// table offset) and the ranges kept are bounded by the sections' sizes.
+fn inlined_calls(
+    data: &[u8],
+    elf: &Elf,
+    endian: gimli::RunTimeEndian,
+    program_files: &std::collections::HashMap<usize, Vec<Option<Vec<u8>>>>,
+    file_names: &mut Vec<String>,
+    file_ids: &mut std::collections::HashMap<String, u32>,
+) -> Result<BTreeMap<u64, Vec<InlinedCall>>> {
+    let (info_bytes, info_at) = section(elf, data, ".debug_info")?;
+    let (abbrev_bytes, _) = section(elf, data, ".debug_abbrev")?;
+    let (str_bytes, _) = section(elf, data, ".debug_str")?;
+    let (line_str_bytes, _) = section(elf, data, ".debug_line_str")?;
+    let (ranges_bytes, _) = section(elf, data, ".debug_ranges")?;
+    let (rnglists_bytes, _) = section(elf, data, ".debug_rnglists")?;
+    let debug_info = gimli::DebugInfo::from(Reader::new(info_bytes, endian));
+    let debug_abbrev = gimli::DebugAbbrev::from(Reader::new(abbrev_bytes, endian));
+    let debug_str = gimli::DebugStr::from(Reader::new(str_bytes, endian));
+    let debug_line_str = gimli::DebugLineStr::from(Reader::new(line_str_bytes, endian));
+    let range_lists = gimli::RangeLists::new(
+        gimli::DebugRanges::from(Reader::new(ranges_bytes, endian)),
+        gimli::DebugRngLists::from(Reader::new(rnglists_bytes, endian)),
+    );
+    let debug_addr = gimli::DebugAddr::from(Reader::new(&[], endian));
+    // Every range kept takes at least one byte of these sections.
+    let budget = info_bytes
+        .len()
+        .saturating_add(ranges_bytes.len())
+        .saturating_add(rnglists_bytes.len());
+    let mut kept = 0usize;
+
+    let mut out: BTreeMap<u64, Vec<InlinedCall>> = BTreeMap::new();
+    let mut abbreviations: std::collections::HashMap<usize, gimli::Abbreviations> =
+        std::collections::HashMap::new();
+    let mut units = debug_info.units();
+    let mut next_unit = 0u64;
+    loop {
+        let header = match units.next() {
+            Ok(Some(h)) => h,
+            Ok(None) => break,
+            Err(e) => return Err(gimli_error("DWARF unit header", info_at + next_unit, e)),
+        };
+        let unit_offset = header
+            .offset()
+            .as_debug_info_offset()
+            .map_or(next_unit, |o| o.0 as u64);
+        next_unit = unit_offset.saturating_add(header.length_including_self() as u64);
+        let at = info_at + unit_offset;
+        let abbrev_offset = header.debug_abbrev_offset();
+        let abbrevs = match abbreviations.entry(abbrev_offset.0) {
+            std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
+            std::collections::hash_map::Entry::Vacant(e) => {
+                // The error is placed at the unit whose header points at the table.
+                let table =
+                    debug_abbrev
+                        .abbreviations(abbrev_offset)
+                        .map_err(|err| Error::Invalid {
+                            what: "DWARF unit's abbreviations",
+                            offset: at,
+                            expected: format!(
+                                "a table at .debug_abbrev offset {} gimli can read",
+                                abbrev_offset.0
+                            ),
+                            found: err.to_string(),
+                        })?;
+                e.insert(table)
+            }
+        };
+        let encoding = header.encoding();
+        let mut cursor = header.entries(abbrevs);
+        let die_error = |e| gimli_error("DWARF debugging information entry", at, e);
+        let Some((_, root)) = cursor.next_dfs().map_err(die_error)? else {
+            continue;
+        };
+        let producer = root
+            .attr_value(gimli::DW_AT_producer)
+            .map_err(die_error)?
+            .and_then(|v| file_name(v, &debug_str, &debug_line_str));
+        if !producer.is_some_and(|p| p.slice().starts_with(b"GNU")) {
+            continue;
+        }
+        let files = match root.attr_value(gimli::DW_AT_stmt_list).map_err(die_error)? {
+            Some(gimli::AttributeValue::DebugLineRef(o)) => program_files.get(&o.0),
+            _ => None,
+        };
+        let base = match root.attr_value(gimli::DW_AT_low_pc).map_err(die_error)? {
+            Some(gimli::AttributeValue::Addr(a)) => a,
+            _ => 0,
+        };
+        // (depth, level) of the inlined subroutines enclosing the current entry.
+        let mut open: Vec<(isize, u32)> = Vec::new();
+        let mut depth = 0isize;
+        // The function whose list the last ranges went to.
+        let mut current: Option<u64> = None;
+        while let Some((delta, entry)) = cursor.next_dfs().map_err(die_error)? {
+            depth = depth.saturating_add(delta);
+            while open.last().is_some_and(|&(d, _)| d >= depth) {
+                open.pop();
+            }
+            if entry.tag() != gimli::DW_TAG_inlined_subroutine {
+                continue;
+            }
+            let level = open.last().map_or(0, |&(_, l)| l.saturating_add(1));
+            let value = |name| entry.attr_value(name).map_err(die_error);
+            let file = match value(gimli::DW_AT_call_file)? {
+                Some(gimli::AttributeValue::FileIndex(i)) => Some(i),
+                Some(v) => v.udata_value(),
+                None => None,
+            }
+            .and_then(|i| files?.get(usize::try_from(i).ok()?)?.as_deref())
+            .map(|name| intern(file_names, file_ids, name));
+            let line = value(gimli::DW_AT_call_line)?
+                .and_then(|v| v.udata_value())
+                .and_then(|l| u32::try_from(l).ok())
+                .unwrap_or(0);
+            let mut ranges: Vec<(u64, u64)> = Vec::new();
+            match value(gimli::DW_AT_ranges)? {
+                Some(gimli::AttributeValue::RangeListsRef(o)) => {
+                    let offset = gimli::RangeListsOffset(o.0);
+                    let mut list = range_lists
+                        .ranges(offset, encoding, base, &debug_addr, gimli::DebugAddrBase(0))
+                        .map_err(die_error)?;
+                    while let Some(r) = list.next().map_err(die_error)? {
+                        ranges.push((r.begin, r.end));
+                        kept = kept.saturating_add(1);
+                        if kept > budget {
+                            return Err(Error::Invalid {
+                                what: "DWARF inlined subroutine ranges",
+                                offset: at,
+                                expected: format!("at most {budget} ranges (the sections' bytes)"),
+                                found: "more".into(),
+                            });
+                        }
+                    }
+                }
+                Some(_) => {}
+                None => {
+                    let low = match value(gimli::DW_AT_low_pc)? {
+                        Some(gimli::AttributeValue::Addr(a)) => Some(a),
+                        _ => None,
+                    };
+                    let high = match (low, value(gimli::DW_AT_high_pc)?) {
+                        (_, Some(gimli::AttributeValue::Addr(h))) => Some(h),
+                        (Some(l), Some(v)) => v.udata_value().map(|n| l.saturating_add(n)),
+                        _ => None,
+                    };
+                    if let (Some(l), Some(h)) = (low, high) {
+                        ranges.push((l, h));
+                        kept = kept.saturating_add(1);
+                    }
+                }
+            }
+            let mut any = false;
+            for (low, high) in ranges {
+                if low == 0 || low > high {
+                    continue;
+                }
+                any = true;
+                let Some(function) = elf.function(low).filter(|f| !f.plt) else {
+                    continue;
+                };
+                let list = out.entry(function.address).or_default();
+                if current != Some(function.address) {
+                    current = Some(function.address);
+                    list.clear();
+                }
+                list.push(InlinedCall {
+                    low,
+                    high,
+                    level,
+                    file,
+                    line,
+                });
+            }
+            if any {
+                open.push((depth, level));
+            }
+        }
+    }
+    Ok(out)
+}
+
 /// The bytes of a file name of a line program header: inline, or in `.debug_str` or
 /// `.debug_line_str` (the forms GCC and Clang write; others give no name).
 fn file_name<'d>(
@@ -158,6 +386,9 @@ impl LineTable {
         // Address → (file, line): later rows at an address replace earlier ones.
         let mut lines: BTreeMap<u64, (u32, u32)> = BTreeMap::new();
         let mut program_rows: Vec<(u64, u32, u32)> = Vec::new();
+        // Per line program (by offset), the file name of each file index (for call sites).
+        let mut program_files: std::collections::HashMap<usize, Vec<Option<Vec<u8>>>> =
+            std::collections::HashMap::new();
         // The line programs one after the other (gprofng reaches them through the units of
         // .debug_info, which list them in the same order): each is read once, and every
         // header moves the offset forward, so the walk ends.
@@ -171,7 +402,18 @@ impl LineTable {
             let length = header
                 .unit_length()
                 .saturating_add(usize::from(header.encoding().format.initial_length_size()));
+            let program_offset = offset;
             offset = offset.saturating_add(length.max(1));
+            // Index 0 too: DWARF 5 counts files from 0, earlier versions from 1.
+            let count = header.file_names().len().saturating_add(1);
+            let names: Vec<Option<Vec<u8>>> = (0..count as u64)
+                .map(|i| {
+                    let entry = header.file(i)?;
+                    let name = file_name(entry.path_name(), &debug_str, &debug_line_str)?;
+                    Some(name.slice().to_vec())
+                })
+                .collect();
+            program_files.insert(program_offset, names);
             let mut rows = program.rows();
             program_rows.clear();
             while let Some((header, row)) = rows
@@ -191,17 +433,7 @@ impl LineTable {
                 else {
                     continue;
                 };
-                let name = String::from_utf8_lossy(name.slice());
-                let base = name.rsplit('/').next().unwrap_or(&name);
-                let file = match file_ids.get(base) {
-                    Some(&id) => id,
-                    None => {
-                        let id = u32::try_from(files.len()).unwrap_or(u32::MAX);
-                        file_ids.insert(base.to_owned(), id);
-                        files.push(base.to_owned());
-                        id
-                    }
-                };
+                let file = intern(&mut files, &mut file_ids, name.slice());
                 program_rows.push((row.address(), file, line));
             }
             // gprofng orders each program's rows by address with its own quicksort, which
@@ -213,8 +445,10 @@ impl LineTable {
                 }
             }
         }
+        let inlined = inlined_calls(data, elf, endian, &program_files, &mut files, &mut file_ids)?;
         Ok(LineTable {
             files,
+            inlined,
             rows: lines
                 .into_iter()
                 .map(|(address, (file, line))| LineRow {
@@ -231,6 +465,25 @@ impl LineTable {
     /// function's first row.
     pub fn line(&self, elf: &Elf, address: u64) -> Option<SourceLine<'_>> {
         let function = elf.function(address)?;
+        // Code inlined into the function is on the line of its call (gprofng
+        // `DbeInstr::mapPCtoLine`): the first outermost inlined range holding the address,
+        // looking no further than the first one starting after it.
+        for call in self.inlined.get(&function.address).into_iter().flatten() {
+            if call.level != 0 {
+                continue;
+            }
+            if address < call.low {
+                break;
+            }
+            if address < call.high {
+                if let Some(file) = call.file.and_then(|f| self.files.get(f as usize)) {
+                    return Some(SourceLine {
+                        file,
+                        line: call.line,
+                    });
+                }
+            }
+        }
         let i = self.rows.partition_point(|r| r.address <= address);
         let row = self.rows.get(i.checked_sub(1)?)?;
         if row.address < function.address {

@@ -84,6 +84,41 @@ fn dwarf5_program_lines() {
 }
 
 #[test]
+fn code_inlined_at_a_call_is_on_the_calls_line() {
+    // names.cc at -O2 (dwarf4_cxx): `auto lambda = [](int k) { return malloc(k * 2); };` on
+    // line 82 is inlined into main at `keep = lambda(50);` on line 83, in two ranges
+    // (`readelf --debug-dump=info,Ranges`). The line table says 82 there; gprofng says 83.
+    let bytes = program("dwarf4_cxx");
+    let elf = Elf::parse(&bytes).unwrap();
+    let table = LineTable::parse(&bytes, &elf).unwrap();
+    let main = address_of(&elf, &bytes, "main");
+    let calls = &table.inlined[&main];
+    let lambda: Vec<_> = calls.iter().filter(|c| c.line == 83).collect();
+    assert_eq!(lambda.len(), 2, "{calls:x?}");
+    for c in &lambda {
+        assert_eq!(c.level, 0);
+        assert_eq!(table.files[c.file.unwrap() as usize], "names.cc");
+        for pc in [c.low, c.high - 1] {
+            assert_eq!(table.line(&elf, pc).unwrap().line, 83, "{pc:#x}");
+        }
+        // The rows there say 82 (the lambda's own line).
+        let row = table
+            .rows
+            .iter()
+            .rev()
+            .find(|r| r.address <= c.low)
+            .unwrap();
+        assert_eq!(row.line, 82);
+    }
+    // Every inlined range lies in the function it is listed under.
+    for (f, calls) in &table.inlined {
+        for c in calls {
+            assert_eq!(elf.function(c.low).unwrap().address, *f);
+        }
+    }
+}
+
+#[test]
 fn objects_without_dwarf_have_no_lines() {
     // A symbols-only extract (no .debug_* sections).
     let bytes = std::fs::read(data().join("load-objects/libc.so.6")).unwrap();
@@ -102,7 +137,13 @@ fn check_error(e: &Error, len: usize, what: &str) {
 
 #[test]
 fn damaged_dwarf_never_panics() {
-    for case in ["dwarf4_lines", "clock_basic"] {
+    // (case, values written, every how many bytes): every byte of the small programs, every
+    // third of the C++ one, to keep the debug-build test short.
+    for (case, values, step) in [
+        ("dwarf4_lines", &[0x00, 0xff][..], 1),
+        ("clock_basic", &[0x80][..], 1),
+        ("dwarf4_cxx", &[0xff][..], 3),
+    ] {
         let bytes = program(case);
         let elf = Elf::parse(&bytes).unwrap();
         let debug: Vec<(u64, u64)> = (0..elf.section_headers.len())
@@ -118,8 +159,8 @@ fn damaged_dwarf_never_panics() {
         assert!(debug.len() >= 5, "{case}");
         let (mut ok, mut errors) = (0, 0);
         for &(start, size) in &debug {
-            for at in start..start + size {
-                for value in [0x00, 0xff, 0x80] {
+            for at in (start..start + size).step_by(step) {
+                for &value in values {
                     let mut damaged = bytes.clone();
                     let b = &mut damaged[at as usize];
                     if *b == value {
