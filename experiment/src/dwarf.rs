@@ -1,31 +1,43 @@
-//! Native source lines: the DWARF line tables (`.debug_line`) of a load object, assigned to its ELF functions the way gprofng assigns them
-//! (DWARF 5 §6.2 "Line Number Information"; gprofng `DwrLineRegs::get_lines`,
-//! `DwrCU::srcline_Dwarf`, `Function::add_PC_info`, `Function::mapPCtoLine`). Feature `dwarf`.
+//! Native source lines: the DWARF line tables (`.debug_line`) of a load object and the code
+//! inlined into its functions (`DW_TAG_inlined_subroutine` in `.debug_info`), assigned to its
+//! ELF functions the way gprofng assigns them (DWARF 5 §6.2 "Line Number Information", §3.3.8
+//! "Inlinable and Inlined Subroutines"; gprofng `DwrLineRegs::get_lines`,
+//! `DwrCU::map_dwarf_lines`, `Function::add_PC_info`, `DbeInstr::mapPCtoLine`). Feature
+//! `dwarf`.
 //!
-//! The line programs are run by [`gimli`]'s reader (a maintained, fuzzed DWARF reader); what
-//! this module adds is gprofng's reading of the rows:
-//! * every row but the end of a sequence counts, whatever its `is_stmt` flag; each line
-//!   program's rows are ordered by address (keeping the program's order for one address),
-//!   programs in file order;
+//! The DWARF is read by [`gimli`] (a maintained, fuzzed DWARF reader); what this module adds
+//! is gprofng's reading of it:
+//! * every row of a line program but the end of a sequence counts, whatever its `is_stmt`
+//!   flag; each program's rows are ordered by address with gprofng's own quicksort (which
+//!   decides the order of rows sharing an address), programs in file order;
 //! * a row belongs to the ELF function whose address range holds it (rows outside every
-//!   function, and rows of line 0, are dropped); of several rows at one address the last wins.
-//!   (gprofng also drops a row whose function its unit does not describe; well-formed
-//!   objects have none);
-//! * a PC's line is that of the last row at or before it in its function: a PC before its
-//!   function's first row has none (gprofng's `<Function: f, instructions without line
-//!   numbers>`).
+//!   function, and rows of line 0, are dropped); of several rows at one address the last
+//!   (in that order) wins; gprofng also drops a row whose function its unit does not
+//!   describe, which well-formed objects do not have;
+//! * a PC in code inlined into its function (the first outermost inlined range holding it, of
+//!   a unit GCC made: producer `GNU …`) is on the line of the call (`DW_AT_call_file`,
+//!   `DW_AT_call_line`); otherwise it is on the line of the last row at or before it in its
+//!   function, and a PC before its function's first row has none (gprofng's `<Function: f,
+//!   instructions without line numbers>`).
 //!
-//! Files are named as gprofng prints them: the last component of the row's file name
-//! (`"mix.h"` for `include/mix.h`).
+//! Files are named as gprofng prints them: the last component of the file name (`"mix.h"` for
+//! `include/mix.h`).
 //!
-//! gprofng 2.40 reads the line tables of DWARF 4 and older only (its `-lines` shows the
-//! functions of a DWARF 5 program, GCC 12's default, without line numbers); this reader takes
-//! every version gimli reads (2 to 5), as later gprofng releases do.
+//! Differences from gprofng 2.40: it reads the line tables of DWARF 4 and older only (its
+//! `-lines` shows the functions of a DWARF 5 program, GCC 12's default, without line numbers),
+//! while this reader takes every version gimli reads (2 to 5), as later gprofng releases do;
+//! it shows a C++ constructor or destructor that GCC emits once under two symbols (`C1`/`C2`)
+//! without lines, which this reader gives; and its frame text adds the chain of inlined
+//! functions (`<-- operator() names.cc:82`), which [`crate::stacks::Symbolizer::frame_text`]
+//! does not.
 //!
 //! Hostile input cannot make it panic, loop or allocate beyond what the sections hold: the
 //! line programs are walked one after the other through `.debug_line` (each read once, the
-//! work linear in the section), and gimli's errors become [`Error::Invalid`] with the file
-//! offset of the line program they came from.
+//! work linear in the section), each unit's entries once (its abbreviations read once per
+//! table offset), the inlined ranges kept are at most the sections' bytes, and gimli's errors
+//! become [`Error::Invalid`] with the file offset of the line program or unit they came from.
+//! Compressed sections (`SHF_COMPRESSED`) and DWARF in separate files (`.gnu_debuglink`) are
+//! not read.
 
 use crate::cursor::Endian;
 use crate::elf::Elf;

@@ -3,7 +3,8 @@
 //! `Function::mapPCtoLine`).
 //!
 //! Each frame stands for one line object of its function: `main, line 106 in "lines.c"` where
-//! its PC (native: from the load object's DWARF line table, `experiment::dwarf`, feature `dwarf`)
+//! its PC (native: from the load object's DWARF line table, or the line of the call for code
+//! inlined there, `experiment::dwarf`, feature `dwarf`)
 //! or its bytecode index (Java: the class file's `LineNumberTable`, [`crate::classfile`]) has
 //! a line; otherwise gprofng's stand-ins, `<Function: f, instructions without line numbers>`,
 //! or for a Java method whose class file the experiment lacks `<Function: m, instructions from
