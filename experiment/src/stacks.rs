@@ -579,7 +579,8 @@ impl<'e, S: Source> Symbolizer<'e, S> {
     /// (the archived or found copies; [`crate::dwarf`]): [`Frame::line`] and [`Frame::file`]
     /// of native frames are then set where the tables cover the PC, and
     /// [`Symbolizer::frame_text`] prints them as gprofng does (`main + 0x000000CA, line 106
-    /// in "lines.c"`). Objects whose tables cannot be read have no lines
+    /// in "lines.c"`; for code inlined at a call, the call's line, without the chain of inlined
+    /// functions gprofng appends). Objects whose tables cannot be read have no lines
     /// ([`Warnings::bad_line_tables`] counts them).
     #[cfg(feature = "dwarf")]
     pub fn with_native_lines(mut self) -> Self {
