@@ -217,7 +217,8 @@ impl LineList {
     }
 }
 
-fn symbolizer<S: Source>(exp: &Experiment<S>, native: NativeLines) -> Symbolizer<'_, S> {
+/// A symbolizer of `exp` giving native frames lines from `native`.
+pub(crate) fn symbolizer<S: Source>(exp: &Experiment<S>, native: NativeLines) -> Symbolizer<'_, S> {
     let symbols = Symbolizer::new(exp);
     match native {
         #[cfg(feature = "dwarf")]

@@ -1235,10 +1235,22 @@ pub fn heap_stacks<S: Source>(
     exp: &Experiment<S>,
     view: HeapView,
 ) -> crate::Result<Vec<HeapStack>> {
-    let mut all = StackProfile::read(exp, Some(DataKind::Heap))?.heap_stacks(view);
+    heap_stacks_with(exp, view, crate::lines::NativeLines::Off)
+}
+
+/// [`heap_stacks`] with native frames' source lines from `native`: with
+/// `NativeLines::Dwarf` (feature `dwarf`) a frame reads `allocate + 0x00000096, line 97 in
+/// "lines.c"`, as gprofng prints the frames of programs whose line tables it reads.
+pub fn heap_stacks_with<S: Source>(
+    exp: &Experiment<S>,
+    view: HeapView,
+    native: crate::lines::NativeLines,
+) -> crate::Result<Vec<HeapStack>> {
+    let symbols = crate::lines::symbolizer(exp, native);
+    let mut all = StackProfile::collect(exp, symbols, Some(DataKind::Heap))?.heap_stacks(view);
     for d in exp.descendants().into_iter().filter(|d| d.has_data) {
         let child = exp.open_descendant(&d.name)?;
-        let symbols = Symbolizer::new(&child).with_founder_archives(exp);
+        let symbols = crate::lines::symbolizer(&child, native).with_founder_archives(exp);
         let profile = StackProfile::collect(&child, symbols, Some(DataKind::Heap))?;
         for h in profile.heap_stacks(view) {
             match all.iter_mut().find(|a| a.frames == h.frames) {

@@ -147,3 +147,45 @@ fn a_damaged_line_table_is_partial() {
     assert!(stdout.contains(r#""name":"<Function: loop_b, instructions without line numbers>""#));
     let _ = std::fs::remove_dir_all(&root);
 }
+
+#[test]
+fn er_leaks_native_lines_give_gprofngs_frames() {
+    // With `--native-lines dwarf`, the program's frames read as gprofng prints them for a
+    // DWARF 4 program (`allocate + 0x00000096, line 102 in "lines.c"`); by default as before.
+    let text = std::fs::read_to_string(data().join("dwarf4_lines/leaks.txt")).unwrap();
+    let want: Vec<Vec<String>> = text
+        .split("Leak #")
+        .skip(1)
+        .map(|block| {
+            block
+                .lines()
+                .filter(|l| l.contains(", line "))
+                .map(|l| l.trim().to_owned())
+                .collect()
+        })
+        .collect();
+    assert_eq!(want.len(), 3);
+    let lined = |args: &[&str]| -> Vec<Vec<String>> {
+        let out = Example::new("gprofng-experiment", "er-leaks").run(args);
+        assert_eq!(out.status.code(), Some(0));
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .map(|l| {
+                let v: serde_json::Value = serde_json::from_str(l).unwrap();
+                v["stack"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|f| f.as_str().unwrap().to_owned())
+                    .filter(|f| f.contains(", line "))
+                    .collect()
+            })
+            .collect()
+    };
+    let exp = "tests/data/dwarf4_lines/test.1.er";
+    assert_eq!(
+        lined(&[exp, "--archives-only", "--native-lines", "dwarf"]),
+        want
+    );
+    assert!(lined(&[exp, "--archives-only"]).iter().all(Vec::is_empty));
+}
