@@ -4,7 +4,11 @@
 use proptest::prelude::*;
 
 use super::dominators::{DominatorTree, NONE, WeakEdges};
-use super::edges::{Edges, WEAK};
+use super::edges::Edges;
+use super::scratch::IN_MEMORY;
+
+/// The weak flag of `Edges::from_rows`.
+const WEAK: u32 = 1 << 31;
 use super::retained::accumulate_with;
 
 /// Rows reachable from `entry` when `removed` is taken out (and weak edges skipped).
@@ -72,7 +76,7 @@ proptest! {
         let n = rows.len() - 1;
         let entry = n;
         let (reached, dom) = dominance(&rows, entry);
-        let tree = DominatorTree::compute(Edges::from_rows(&rows), entry as u32, WeakEdges::Skip);
+        let tree = DominatorTree::compute(Edges::from_rows(&rows), entry as u32, WeakEdges::Skip, &IN_MEMORY).unwrap();
         prop_assert_eq!(tree.reached(), reached.iter().filter(|r| **r).count());
         for y in 0..=n {
             let got = tree.idom(y as u32);
@@ -123,9 +127,34 @@ fn deep_chain_needs_no_recursion() {
         .map(|v| if v + 1 < n { vec![v + 1] } else { vec![] })
         .collect();
     rows.push(vec![0]);
-    let tree = DominatorTree::compute(Edges::from_rows(&rows), n, WeakEdges::Follow);
+    let tree =
+        DominatorTree::compute(Edges::from_rows(&rows), n, WeakEdges::Follow, &IN_MEMORY).unwrap();
     assert_eq!(tree.reached(), n as usize + 1);
     assert_eq!(tree.idom(n - 1), Some(n - 2));
     let (retained, _) = accumulate_with(&tree, n as usize, |_| 1);
     assert_eq!(retained[0], u64::from(n));
+}
+
+#[test]
+fn past_the_node_limit_is_an_error_naming_count_and_limit() {
+    use super::super::write::HeapBuilder;
+    use super::super::{Error, IdSize};
+    use super::index::{MAX_NODES, ObjectIndex};
+    let mut heap = HeapBuilder::new(IdSize::Eight);
+    heap.class(0x10, "java.lang.Object", 0, &[])
+        .instance(0x100, 0x10, &[])
+        .instance(0x101, 0x10, &[]);
+    let data = heap.build().unwrap();
+    // Three nodes: the class and two instances.
+    assert_eq!(
+        ObjectIndex::build_limited(&data, &IN_MEMORY, 3)
+            .unwrap()
+            .len(),
+        3
+    );
+    let e = ObjectIndex::build_limited(&data, &IN_MEMORY, 2).unwrap_err();
+    assert_eq!(e, Error::TooManyObjects { count: 3, limit: 2 });
+    assert_eq!(e.to_string(), "3 objects: the heap graph holds at most 2");
+    // The real limit leaves room for the super-root's row and "none" in `u32`s.
+    assert_eq!(MAX_NODES as u64, (1u64 << 32) - 2);
 }
