@@ -27,9 +27,10 @@
 //! `-lines` shows the functions of a DWARF 5 program, GCC 12's default, without line numbers),
 //! while this reader takes every version gimli reads (2 to 5), as later gprofng releases do;
 //! it shows a C++ constructor or destructor that GCC emits once under two symbols (`C1`/`C2`)
-//! without lines, which this reader gives; and its frame text adds the chain of inlined
-//! functions (`<-- operator() names.cc:82`), which [`crate::stacks::Symbolizer::frame_text`]
-//! does not.
+//! without lines, which this reader gives. A frame in inlined code reads as gprofng prints it,
+//! with the chain of inlined calls ([`LineTable::inlined_chain`], `<-- operator()
+//! names.cc:82`); gprofng's `alternate source context` (a line in a file other than its
+//! function's) is not told apart.
 //!
 //! Hostile input cannot make it panic, loop or allocate beyond what the sections hold: the
 //! line programs are walked one after the other through `.debug_line` (each read once, the
@@ -59,6 +60,9 @@ pub struct LineTable {
     /// (`DW_TAG_inlined_subroutine` of GCC-made units), as gprofng lists it: in the units'
     /// order, each address range of each inlined call once, with its nesting level.
     pub inlined: BTreeMap<u64, Vec<InlinedCall>>,
+    /// Names of inlined functions (the `DW_AT_name` of an inlined call's abstract origin),
+    /// for [`InlinedCall::function`].
+    pub inlined_functions: Vec<String>,
 }
 
 /// One address range of code inlined into a function, and the call it was inlined at.
@@ -75,6 +79,8 @@ pub struct InlinedCall {
     pub file: Option<u32>,
     /// The call's line (`DW_AT_call_line`).
     pub line: u32,
+    /// The inlined function's name, an index in [`LineTable::inlined_functions`].
+    pub function: Option<u32>,
 }
 
 /// The code from `address` to the next row's address (or its function's end) is line `line`
@@ -172,9 +178,14 @@ fn inlined_calls(
     elf: &Elf,
     endian: gimli::RunTimeEndian,
     program_files: &std::collections::HashMap<usize, Vec<Option<Vec<u8>>>>,
-    file_names: &mut Vec<String>,
-    file_ids: &mut std::collections::HashMap<String, u32>,
+    (file_names, file_ids): (
+        &mut Vec<String>,
+        &mut std::collections::HashMap<String, u32>,
+    ),
+    function_names: &mut Vec<String>,
 ) -> Result<BTreeMap<u64, Vec<InlinedCall>>> {
+    let mut function_ids: std::collections::HashMap<Vec<u8>, u32> =
+        std::collections::HashMap::new();
     let (info_bytes, info_at) = section(elf, data, ".debug_info")?;
     let (abbrev_bytes, _) = section(elf, data, ".debug_abbrev")?;
     let (str_bytes, _) = section(elf, data, ".debug_str")?;
@@ -277,6 +288,33 @@ fn inlined_calls(
             }
             .and_then(|i| files?.get(usize::try_from(i).ok()?)?.as_deref())
             .map(|name| intern(file_names, file_ids, name));
+            // The name of the abstract origin (in this unit), as gprofng reads it.
+            let function = match value(gimli::DW_AT_abstract_origin)? {
+                Some(gimli::AttributeValue::UnitRef(o)) => {
+                    let mut origin = header.entries_at_offset(abbrevs, o).map_err(die_error)?;
+                    origin.next_entry().map_err(die_error)?;
+                    match origin.current() {
+                        Some(e) => e
+                            .attr_value(gimli::DW_AT_name)
+                            .map_err(die_error)?
+                            .and_then(|v| file_name(v, &debug_str, &debug_line_str)),
+                        None => None,
+                    }
+                }
+                _ => None,
+            }
+            .map(|name| {
+                let name = name.slice().to_vec();
+                match function_ids.get(&name) {
+                    Some(&id) => id,
+                    None => {
+                        let id = u32::try_from(function_names.len()).unwrap_or(u32::MAX);
+                        function_names.push(String::from_utf8_lossy(&name).into_owned());
+                        function_ids.insert(name, id);
+                        id
+                    }
+                }
+            });
             let line = value(gimli::DW_AT_call_line)?
                 .and_then(|v| v.udata_value())
                 .and_then(|l| u32::try_from(l).ok())
@@ -324,12 +362,12 @@ fn inlined_calls(
                     continue;
                 }
                 any = true;
-                let Some(function) = elf.function(low).filter(|f| !f.plt) else {
+                let Some(holder) = elf.function(low).filter(|f| !f.plt) else {
                     continue;
                 };
-                let list = out.entry(function.address).or_default();
-                if current != Some(function.address) {
-                    current = Some(function.address);
+                let list = out.entry(holder.address).or_default();
+                if current != Some(holder.address) {
+                    current = Some(holder.address);
                     list.clear();
                 }
                 list.push(InlinedCall {
@@ -338,6 +376,7 @@ fn inlined_calls(
                     level,
                     file,
                     line,
+                    function,
                 });
             }
             if any {
@@ -457,10 +496,19 @@ impl LineTable {
                 }
             }
         }
-        let inlined = inlined_calls(data, elf, endian, &program_files, &mut files, &mut file_ids)?;
+        let mut inlined_functions = Vec::new();
+        let inlined = inlined_calls(
+            data,
+            elf,
+            endian,
+            &program_files,
+            (&mut files, &mut file_ids),
+            &mut inlined_functions,
+        )?;
         Ok(LineTable {
             files,
             inlined,
+            inlined_functions,
             rows: lines
                 .into_iter()
                 .map(|(address, (file, line))| LineRow {
@@ -477,28 +525,89 @@ impl LineTable {
     /// function's first row.
     pub fn line(&self, elf: &Elf, address: u64) -> Option<SourceLine<'_>> {
         let function = elf.function(address)?;
-        // Code inlined into the function is on the line of its call (gprofng
-        // `DbeInstr::mapPCtoLine`): the first outermost inlined range holding the address,
-        // looking no further than the first one starting after it.
-        for call in self.inlined.get(&function.address).into_iter().flatten() {
+        if let Some((calls, at)) = self.inlined_at(function.address, address) {
+            let call = calls.get(at)?;
+            if let Some(file) = call.file.and_then(|f| self.files.get(f as usize)) {
+                return Some(SourceLine {
+                    file,
+                    line: call.line,
+                });
+            }
+        }
+        self.row_line(function.address, address)
+    }
+
+    /// The inlined calls of the function starting at `function` and the index of the one
+    /// `address` is in (gprofng `DbeInstr::mapPCtoLine`): the first outermost inlined range
+    /// holding it, looking no further than the first one starting after it.
+    fn inlined_at(&self, function: u64, address: u64) -> Option<(&[InlinedCall], usize)> {
+        let calls = self.inlined.get(&function)?;
+        for (at, call) in calls.iter().enumerate() {
             if call.level != 0 {
                 continue;
             }
             if address < call.low {
-                break;
+                return None;
             }
             if address < call.high {
-                if let Some(file) = call.file.and_then(|f| self.files.get(f as usize)) {
-                    return Some(SourceLine {
-                        file,
-                        line: call.line,
-                    });
-                }
+                return Some((calls, at));
             }
         }
+        None
+    }
+
+    /// The chain of inlined calls gprofng appends to a frame at `address` in inlined code
+    /// (`DbeInstr::add_inlined_info`), without the spaces before it: each call holding the
+    /// address, outermost first, as `function file:line <-- ` of the next, then the innermost
+    /// function and the line table's own line: `<-- operator() names.cc:82 ` (trailing space
+    /// included). `None` outside inlined code.
+    pub fn inlined_chain(&self, elf: &Elf, address: u64) -> Option<String> {
+        let function = elf.function(address)?;
+        let (calls, first) = self.inlined_at(function.address, address)?;
+        let name = |c: &InlinedCall| -> Option<&str> {
+            c.function
+                .and_then(|f| self.inlined_functions.get(f as usize))
+                .map(String::as_str)
+        };
+        let file = |c: &InlinedCall| -> &str {
+            c.file
+                .and_then(|f| self.files.get(f as usize))
+                .map_or("(unknown)", String::as_str)
+        };
+        let mut text = String::from("<-- ");
+        let mut last: Option<&InlinedCall> = None;
+        for (i, call) in calls.iter().enumerate().skip(first) {
+            if call.level == 0 && i > first {
+                break;
+            }
+            if !(call.low <= address && address < call.high) {
+                continue;
+            }
+            if let Some(previous) = last {
+                if let Some(n) = name(previous) {
+                    text.push_str(n);
+                    text.push(' ');
+                }
+                text.push_str(&format!("{}:{} <-- ", file(call), call.line));
+            }
+            last = Some(call);
+        }
+        if let Some(n) = last.and_then(name) {
+            text.push_str(n);
+            text.push(' ');
+        }
+        let own = self.row_line(function.address, address);
+        let (f, l) = own.map_or(("(unknown)", 0), |s| (s.file, s.line));
+        text.push_str(&format!("{f}:{l} "));
+        Some(text)
+    }
+
+    /// The line of the last row at or before `address` inside the function starting at
+    /// `function`.
+    fn row_line(&self, function: u64, address: u64) -> Option<SourceLine<'_>> {
         let i = self.rows.partition_point(|r| r.address <= address);
         let row = self.rows.get(i.checked_sub(1)?)?;
-        if row.address < function.address {
+        if row.address < function {
             return None;
         }
         Some(SourceLine {

@@ -256,6 +256,9 @@ pub struct Symbolizer<'e, S> {
     line_tables: HashMap<String, Option<crate::dwarf::LineTable>>,
     /// Load objects whose line tables could not be read, with why.
     line_table_errors: Vec<(String, crate::Error)>,
+    /// The chain of inlined calls of native frames in inlined code (by function and offset),
+    /// which [`Symbolizer::frame_text`] appends as gprofng does.
+    inlined_chains: HashMap<(FunctionId, u64), String>,
     /// Java methods seen as native methods (their frames print `<Java native method>`).
     native_methods: std::collections::HashSet<FunctionId>,
 }
@@ -521,6 +524,7 @@ impl<'e, S: Source> Symbolizer<'e, S> {
             #[cfg(feature = "dwarf")]
             line_tables: HashMap::new(),
             line_table_errors: Vec::new(),
+            inlined_chains: HashMap::new(),
             native_methods: std::collections::HashSet::new(),
         }
     }
@@ -572,6 +576,14 @@ impl<'e, S: Source> Symbolizer<'e, S> {
                 None => text.push_str(&format!(", line {line}")),
             }
         }
+        if let Some(chain) = self.inlined_chains.get(&(frame.function, frame.offset)) {
+            // gprofng pads the text to 40 characters, with at least one space.
+            text.push(' ');
+            while text.len() < 40 {
+                text.push(' ');
+            }
+            text.push_str(chain);
+        }
         text
     }
 
@@ -579,8 +591,9 @@ impl<'e, S: Source> Symbolizer<'e, S> {
     /// (the archived or found copies; [`crate::dwarf`]): [`Frame::line`] and [`Frame::file`]
     /// of native frames are then set where the tables cover the PC, and
     /// [`Symbolizer::frame_text`] prints them as gprofng does (`main + 0x000000CA, line 106
-    /// in "lines.c"`; for code inlined at a call, the call's line, without the chain of inlined
-    /// functions gprofng appends). Objects whose tables cannot be read have no lines
+    /// in "lines.c"`; for code inlined at a call, the call's line and the chain of inlined
+    /// calls gprofng appends, `main + 0x00000124, line 83 in "names.cc" <-- operator()
+    /// names.cc:82 `). Objects whose tables cannot be read have no lines
     /// ([`Warnings::bad_line_tables`] counts them).
     #[cfg(feature = "dwarf")]
     pub fn with_native_lines(mut self) -> Self {
@@ -813,6 +826,24 @@ impl<'e, S: Source> Symbolizer<'e, S> {
         None
     }
 
+    /// The chain of inlined calls gprofng appends to a frame at `address` of `object`.
+    #[cfg(feature = "dwarf")]
+    fn native_inlined_chain(&self, object: &str, address: u64) -> Option<String> {
+        if !self.native_lines {
+            return None;
+        }
+        let elf = self.objects.get(object)?.as_ref()?;
+        self.line_tables
+            .get(object)?
+            .as_ref()?
+            .inlined_chain(elf, address)
+    }
+
+    #[cfg(not(feature = "dwarf"))]
+    fn native_inlined_chain(&self, _object: &str, _address: u64) -> Option<String> {
+        None
+    }
+
     /// The load objects whose DWARF line tables could not be read (by map.xml path), with
     /// the error (what and at which byte offset of the object): their frames have no lines.
     pub fn line_table_errors(&self) -> &[(String, crate::Error)] {
@@ -870,8 +901,12 @@ impl<'e, S: Source> Symbolizer<'e, S> {
             Some((file, line)) => (Some(line), Some(self.intern_file(&file))),
             None => (None, None),
         };
+        let function = self.intern_function(&name, Some(&object));
+        if let Some(chain) = self.native_inlined_chain(&object, address) {
+            self.inlined_chains.insert((function, offset), chain);
+        }
         Frame {
-            function: self.intern_function(&name, Some(&object)),
+            function,
             offset,
             line,
             file,

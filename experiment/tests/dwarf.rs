@@ -110,6 +110,12 @@ fn code_inlined_at_a_call_is_on_the_calls_line() {
             .unwrap();
         assert_eq!(row.line, 82);
     }
+    // gprofng's chain for a frame there: the inlined function and the line table's line.
+    assert_eq!(
+        table.inlined_chain(&elf, lambda[0].low).as_deref(),
+        Some("<-- operator() names.cc:82 ")
+    );
+    assert_eq!(table.inlined_chain(&elf, main), None);
     // Every inlined range lies in the function it is listed under.
     for (f, calls) in &table.inlined {
         for c in calls {
