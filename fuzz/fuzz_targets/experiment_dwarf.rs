@@ -20,6 +20,16 @@ fn check(data: &[u8], elf: &Elf) {
                 assert!((r.file as usize) < table.files.len());
                 assert!(elf.function(r.address).is_some());
                 assert!(table.line(elf, r.address).is_some());
+                if let Some(chain) = table.inlined_chain(elf, r.address) {
+                    assert!(chain.starts_with("<-- ") && chain.ends_with(' '));
+                }
+            }
+            for (f, calls) in table.inlined.iter().take(64) {
+                for c in calls.iter().take(64) {
+                    assert!(elf.function(c.low).is_some_and(|g| g.address == *f));
+                    let _ = table.line(elf, c.low);
+                    let _ = table.inlined_chain(elf, c.low);
+                }
             }
         }
         Err(e) => assert!(e.offset().is_some(), "{e}"),
