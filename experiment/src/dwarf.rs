@@ -35,7 +35,9 @@
 //! Hostile input cannot make it panic, loop or allocate beyond what the sections hold: the
 //! line programs are walked one after the other through `.debug_line` (each read once, the
 //! work linear in the section), each unit's entries once (its abbreviations read once per
-//! table offset), the inlined ranges kept are at most the sections' bytes, and gimli's errors
+//! table offset; a crafted file whose units point into one another's tables can make that
+//! part quadratic in `.debug_abbrev`'s size, never endless), the inlined ranges kept are at
+//! most the sections' bytes, and gimli's errors
 //! become [`Error::Invalid`] with the file offset of the line program or unit they came from.
 //! Compressed sections (`SHF_COMPRESSED`) and DWARF in separate files (`.gnu_debuglink`) are
 //! not read.
