@@ -121,7 +121,9 @@ impl Region {
         if h % 16 == 0 || self.len() <= 2 * NEAR {
             return self.random(h >> 4);
         }
-        let lo = i.saturating_sub(NEAR).clamp(self.start, self.end - 2 * NEAR);
+        let lo = i
+            .saturating_sub(NEAR)
+            .clamp(self.start, self.end - 2 * NEAR);
         lo + (h >> 4) % (2 * NEAR)
     }
 }
