@@ -112,7 +112,7 @@ pub enum Error {
     #[error("{table}/part-{part:05}: {source}")]
     Io {
         /// The table being written.
-        table: &'static str,
+        table: String,
         /// Its part number.
         part: u32,
         /// The store's error.
@@ -123,7 +123,7 @@ pub enum Error {
     WriterPanicked,
     /// A batch for a table the sink was never told about.
     #[error("table {0} was not announced to the sink")]
-    UnknownTable(&'static str),
+    UnknownTable(String),
 }
 
 /// `Result` with this crate's [`Error`].

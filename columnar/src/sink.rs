@@ -24,26 +24,32 @@ use parquet::schema::types::ColumnPath;
 use crate::{Error, Result};
 
 /// Receives the tables of an export, batch by batch.
+///
+/// Table names and schemas are the exporter's to decide, some at run time: an HPROF export
+/// always has the same seven tables, an experiment's `samples` has a column per field its log
+/// declares, and a JFR recording has a table per event type it holds, named after the type.
+/// A name is a valid folder name (ASCII letters, digits and `_`).
 pub trait BatchSink {
     /// Announces a table and its schema, before any of its batches; every table the exporter
-    /// knows is announced, so a table with no rows still exists (with its schema).
+    /// knows is announced, so a table with no rows still exists (with its schema). A table
+    /// announced again keeps its first schema.
     ///
     /// # Errors
     /// The sink's own (for example a file that cannot be created).
-    fn begin(&mut self, table: &'static str, schema: SchemaRef) -> Result<()>;
+    fn begin(&mut self, table: &str, schema: SchemaRef) -> Result<()>;
 
     /// One batch of rows of `table`.
     ///
     /// # Errors
     /// The sink's own.
-    fn write(&mut self, table: &'static str, batch: RecordBatch) -> Result<()>;
+    fn write(&mut self, table: &str, batch: RecordBatch) -> Result<()>;
 }
 
 /// Keeps every batch in memory, by table.
 #[derive(Debug, Default)]
 pub struct MemorySink {
     /// Each table's schema and batches, by table name.
-    pub tables: BTreeMap<&'static str, (SchemaRef, Vec<RecordBatch>)>,
+    pub tables: BTreeMap<String, (SchemaRef, Vec<RecordBatch>)>,
 }
 
 impl MemorySink {
@@ -61,17 +67,21 @@ impl MemorySink {
 }
 
 impl BatchSink for MemorySink {
-    fn begin(&mut self, table: &'static str, schema: SchemaRef) -> Result<()> {
-        self.tables.entry(table).or_insert((schema, Vec::new()));
+    fn begin(&mut self, table: &str, schema: SchemaRef) -> Result<()> {
+        if !self.tables.contains_key(table) {
+            self.tables.insert(table.to_owned(), (schema, Vec::new()));
+        }
         Ok(())
     }
 
-    fn write(&mut self, table: &'static str, batch: RecordBatch) -> Result<()> {
-        let entry = self
-            .tables
-            .entry(table)
-            .or_insert_with(|| (batch.schema(), Vec::new()));
-        entry.1.push(batch);
+    fn write(&mut self, table: &str, batch: RecordBatch) -> Result<()> {
+        match self.tables.get_mut(table) {
+            Some(entry) => entry.1.push(batch),
+            None => {
+                self.tables
+                    .insert(table.to_owned(), (batch.schema(), vec![batch]));
+            }
+        }
         Ok(())
     }
 }
@@ -140,7 +150,7 @@ const QUEUE: usize = 4;
 /// id columns looked up by value (`id`, `from_id`, `to_id`, `object_id`) only.
 pub struct ParquetSink<S: PartStore + Send + 'static> {
     store: Arc<Mutex<S>>,
-    tables: BTreeMap<&'static str, Worker>,
+    tables: BTreeMap<String, Worker>,
     rows_per_part: u64,
     column_threads: bool,
 }
@@ -187,13 +197,13 @@ impl<S: PartStore + Send + 'static> ParquetSink<S> {
     ///
     /// # Errors
     /// The first error of any table's writer.
-    pub fn finish(mut self) -> Result<(S, BTreeMap<&'static str, TableWritten>)> {
+    pub fn finish(mut self) -> Result<(S, BTreeMap<String, TableWritten>)> {
         let mut written = BTreeMap::new();
         let mut first_error = None;
-        for (&name, worker) in &mut self.tables {
+        for (name, worker) in &mut self.tables {
             match worker.join() {
                 Ok(w) => {
-                    written.insert(name, w);
+                    written.insert(name.clone(), w);
                 }
                 Err(e) => {
                     first_error.get_or_insert(e);
@@ -270,7 +280,7 @@ enum ColumnEncoder {
 }
 
 impl ColumnEncoder {
-    fn new(table: &'static str, field: FieldRef, threaded: bool) -> Result<ColumnEncoder> {
+    fn new(table: &str, field: FieldRef, threaded: bool) -> Result<ColumnEncoder> {
         if !threaded {
             return Ok(ColumnEncoder::Inline {
                 field,
@@ -283,7 +293,7 @@ impl ColumnEncoder {
             .name(format!("{table}.{}", field.name()))
             .spawn(move || encode_column(&field, &rx, &done_tx))
             .map_err(|source| Error::Io {
-                table,
+                table: table.to_owned(),
                 part: 0,
                 source,
             })?;
@@ -407,7 +417,7 @@ fn encode_column(
 /// parts, has each column encoded ([`ColumnEncoder`], on a thread per column when
 /// `column_threads`), and writes the encoded column chunks to the part.
 fn run_table<S: PartStore>(
-    table: &'static str,
+    table: &str,
     schema: SchemaRef,
     store: Arc<Mutex<S>>,
     rows_per_part: u64,
@@ -437,7 +447,7 @@ fn run_table<S: PartStore>(
         let file = lock(&store)?
             .create(table, number)
             .map_err(|source| Error::Io {
-                table,
+                table: table.to_owned(),
                 part: number,
                 source,
             })?;
@@ -457,7 +467,7 @@ fn run_table<S: PartStore>(
         lock(&store)?
             .commit(table, number, file)
             .map_err(|source| Error::Io {
-                table,
+                table: table.to_owned(),
                 part: number,
                 source,
             })
@@ -566,7 +576,7 @@ fn lock<S>(store: &Mutex<S>) -> Result<std::sync::MutexGuard<'_, S>> {
 }
 
 impl<S: PartStore + Send + 'static> BatchSink for ParquetSink<S> {
-    fn begin(&mut self, table: &'static str, schema: SchemaRef) -> Result<()> {
+    fn begin(&mut self, table: &str, schema: SchemaRef) -> Result<()> {
         if self.tables.contains_key(table) {
             return Ok(());
         }
@@ -576,14 +586,17 @@ impl<S: PartStore + Send + 'static> BatchSink for ParquetSink<S> {
         let column_threads = self.column_threads;
         let handle = std::thread::Builder::new()
             .name(format!("parquet-{table}"))
-            .spawn(move || run_table(table, schema, store, rows_per_part, column_threads, rx))
+            .spawn({
+                let table = table.to_owned();
+                move || run_table(&table, schema, store, rows_per_part, column_threads, rx)
+            })
             .map_err(|source| Error::Io {
-                table,
+                table: table.to_owned(),
                 part: 0,
                 source,
             })?;
         self.tables.insert(
-            table,
+            table.to_owned(),
             Worker {
                 tx: Some(tx),
                 handle: Some(handle),
@@ -592,11 +605,11 @@ impl<S: PartStore + Send + 'static> BatchSink for ParquetSink<S> {
         Ok(())
     }
 
-    fn write(&mut self, table: &'static str, batch: RecordBatch) -> Result<()> {
+    fn write(&mut self, table: &str, batch: RecordBatch) -> Result<()> {
         let worker = self
             .tables
             .get_mut(table)
-            .ok_or(Error::UnknownTable(table))?;
+            .ok_or_else(|| Error::UnknownTable(table.to_owned()))?;
         let sent = worker.tx.as_ref().is_some_and(|tx| tx.send(batch).is_ok());
         if sent {
             return Ok(());
