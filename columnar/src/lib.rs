@@ -79,6 +79,8 @@ pub mod experiment;
 #[cfg(feature = "fs")]
 pub mod fs;
 pub mod hprof;
+#[cfg(feature = "jfr")]
+pub mod jfr;
 mod rows;
 pub mod sink;
 
@@ -105,6 +107,10 @@ pub enum Error {
     /// An experiment's data files could not be listed or read.
     #[error("{0}")]
     Experiment(::experiment::Error),
+    /// The input is not a JFR recording at all (its first chunk header does not decode).
+    #[cfg(feature = "jfr")]
+    #[error("{0}")]
+    Jfr(::jfr::Error),
     /// Encoding Parquet.
     #[error("parquet: {0}")]
     Parquet(#[from] parquet::errors::ParquetError),
