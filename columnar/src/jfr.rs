@@ -16,7 +16,7 @@ use arrow_array::ArrayRef;
 use arrow_array::RecordBatch;
 use arrow_array::builder::{
     BooleanBuilder, DurationNanosecondBuilder, Float32Builder, Float64Builder, Int8Builder,
-    Int16Builder, Int32Builder, Int64Builder, StringBuilder, TimestampNanosecondBuilder,
+    Int16Builder, Int32Builder, Int64Builder, StringBuilder, TimestampMicrosecondBuilder,
     UInt8Builder, UInt16Builder, UInt32Builder, UInt64Builder,
 };
 use arrow_schema::{DataType, Field, Schema, SchemaRef, TimeUnit};
@@ -425,7 +425,7 @@ enum Conv {
     Double,
     /// A `char` or a string.
     Text,
-    /// A point in time: `Timestamp(ns, UTC)`.
+    /// A point in time: `Timestamp(µs, UTC)`, the finest Spark reads from Parquet.
     Timestamp(Unit),
     /// A span of time: `Duration(ns)`.
     Timespan(Unit),
@@ -452,7 +452,7 @@ impl Conv {
             Conv::Float => DataType::Float32,
             Conv::Double => DataType::Float64,
             Conv::Text | Conv::Label => DataType::Utf8,
-            Conv::Timestamp(_) => DataType::Timestamp(TimeUnit::Nanosecond, Some("UTC".into())),
+            Conv::Timestamp(_) => DataType::Timestamp(TimeUnit::Microsecond, Some("UTC".into())),
             Conv::Timespan(_) => DataType::Duration(TimeUnit::Nanosecond),
             Conv::StackId => DataType::UInt64,
         }
@@ -755,7 +755,7 @@ impl<'a> ChunkReader<'_, 'a> {
                     Some(Timestamp {
                         epoch_nanos: Some(ns),
                         ..
-                    }) => i64::try_from(ns).map_or(Cell::Null, Cell::Int),
+                    }) => i64::try_from(ns.div_euclid(1000)).map_or(Cell::Null, Cell::Int),
                     _ => Cell::Null,
                 }
             }
@@ -852,7 +852,7 @@ enum Builder {
     Float32(Float32Builder),
     Float64(Float64Builder),
     Text(StringBuilder),
-    Timestamp(TimestampNanosecondBuilder),
+    Timestamp(TimestampMicrosecondBuilder),
     Duration(DurationNanosecondBuilder),
 }
 
@@ -871,7 +871,7 @@ impl Builder {
             DataType::Float64 => Builder::Float64(Float64Builder::new()),
             DataType::Utf8 => Builder::Text(StringBuilder::new()),
             DataType::Timestamp(_, _) => {
-                Builder::Timestamp(TimestampNanosecondBuilder::new().with_timezone("UTC"))
+                Builder::Timestamp(TimestampMicrosecondBuilder::new().with_timezone("UTC"))
             }
             DataType::Duration(_) => Builder::Duration(DurationNanosecondBuilder::new()),
             _ => Builder::Int64(Int64Builder::new()),

@@ -18,7 +18,7 @@ use std::process::Command;
 use columnar::MemorySink;
 use columnar::arrow_array::cast::AsArray;
 use columnar::arrow_array::types::{
-    DurationNanosecondType, Int32Type, Int64Type, TimestampNanosecondType, UInt32Type, UInt64Type,
+    DurationNanosecondType, Int32Type, Int64Type, TimestampMicrosecondType, UInt32Type, UInt64Type,
 };
 use columnar::arrow_array::{Array, RecordBatch};
 use columnar::arrow_schema::{DataType, TimeUnit};
@@ -139,13 +139,13 @@ fn column(sink: &MemorySink, table: &str, name: &str) -> Vec<Json> {
                 DataType::Int64 => Json::from(c.as_primitive::<Int64Type>().value(i)),
                 DataType::UInt32 => Json::from(c.as_primitive::<UInt32Type>().value(i)),
                 DataType::UInt64 => Json::from(c.as_primitive::<UInt64Type>().value(i)),
-                DataType::Timestamp(TimeUnit::Nanosecond, _) => {
-                    let ns = c.as_primitive::<TimestampNanosecondType>().value(i);
+                DataType::Timestamp(TimeUnit::Microsecond, _) => {
+                    let us = c.as_primitive::<TimestampMicrosecondType>().value(i);
                     let t = jfr::Timestamp {
-                        epoch_nanos: Some(i128::from(ns)),
+                        epoch_nanos: Some(i128::from(us) * 1000),
                         offset_seconds: 0,
                     };
-                    Json::from(t.to_string())
+                    Json::from(micros(&t.to_string()))
                 }
                 DataType::Duration(TimeUnit::Nanosecond) => {
                     let ns = c.as_primitive::<DurationNanosecondType>().value(i);
@@ -164,6 +164,36 @@ fn column(sink: &MemorySink, table: &str, name: &str) -> Vec<Json> {
         }
     }
     out
+}
+
+/// A time as `java.time` spells it (`2026-11-26T19:34:29.435135769Z`) cut to microseconds,
+/// the tables' precision: `2026-11-26T19:34:29.435135Z`.
+fn micros(text: &str) -> String {
+    let Some((secs, rest)) = text.split_once('.') else {
+        return text.to_owned();
+    };
+    let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+    let zone = &rest[digits.len()..];
+    let mut fraction: String = format!("{digits:0<9}")[..6].to_owned();
+    while fraction.ends_with("000") {
+        fraction.truncate(fraction.len() - 3);
+    }
+    if fraction.is_empty() {
+        format!("{secs}{zone}")
+    } else {
+        format!("{secs}.{fraction}{zone}")
+    }
+}
+
+/// A value of `jfr print --json` as the tables hold it: the JDK's "minimum" time (a field
+/// value of `Long.MIN_VALUE`) is null, times are cut to microseconds.
+fn as_in_tables(v: Option<&Json>) -> Json {
+    match v {
+        Some(Json::String(s)) if s.starts_with("-999999999-") => Json::Null,
+        Some(Json::String(s)) if s.len() > 20 && s.as_bytes()[10] == b'T' => Json::from(micros(s)),
+        Some(v) => v.clone(),
+        None => Json::Null,
+    }
 }
 
 #[test]
@@ -327,13 +357,7 @@ fn check_values(file: &str, event_type: &str, columns: &[(&str, &str)]) {
             let v = &e["values"];
             let values: Vec<Json> = columns
                 .iter()
-                .map(|(_, ptr)| match v.pointer(ptr) {
-                    // The JDK's "minimum" time (a field value of Long.MIN_VALUE) is null in
-                    // the tables.
-                    Some(Json::String(s)) if s.starts_with("-999999999-") => Json::Null,
-                    Some(v) => v.clone(),
-                    None => Json::Null,
-                })
+                .map(|(_, ptr)| as_in_tables(v.pointer(ptr)))
                 .collect();
             let values: Vec<&Json> = values.iter().collect();
             let stack = (!v["stackTrace"].is_null()).then(|| frames_of_json(&v["stackTrace"]));
@@ -434,7 +458,7 @@ fn garbage_collections_are_those_jfr_prints() {
         .map(|e| {
             names
                 .iter()
-                .map(|(_, p)| e["values"].pointer(p).cloned().unwrap())
+                .map(|(_, p)| as_in_tables(e["values"].pointer(p)))
                 .collect()
         })
         .collect();
