@@ -765,7 +765,7 @@ impl<'a> ChunkReader<'_, 'a> {
                     Duration::of_field(h, unit, n).map_or(Cell::Null, |d| Cell::Int(d.as_nanos()))
                 }
             },
-            (Conv::StackId, v) => v.as_i64().map_or(Cell::Null, |n| Cell::Int(n)),
+            (Conv::StackId, v) => v.as_i64().map_or(Cell::Null, Cell::Int),
             _ => Cell::Null,
         })
     }
