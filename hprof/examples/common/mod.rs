@@ -13,6 +13,8 @@ use hprof::binary::Error;
 use hprof::binary::incremental::Decoder;
 use indicatif::{ProgressBar, ProgressStyle};
 
+pub(crate) mod scratch;
+
 /// Exit status of a partial result (input cut off or damaged part-way).
 pub(crate) const EXIT_PARTIAL: u8 = 3;
 

@@ -20,6 +20,24 @@ pub enum Error {
         /// How many more bytes that read needed.
         needed: u64,
     },
+    /// The dump holds more objects than the heap graph can number.
+    #[error("{count} objects: the heap graph holds at most {limit}")]
+    TooManyObjects {
+        /// Objects in the dump (distinct ids).
+        count: u64,
+        /// The most the graph holds.
+        limit: u64,
+    },
+    /// The caller's scratch storage could not give an array the graph needs.
+    #[error("scratch storage for {what} ({len} elements) failed: {message}")]
+    Scratch {
+        /// The array (e.g. "references").
+        what: &'static str,
+        /// Its length in elements.
+        len: u64,
+        /// Why, as the storage says.
+        message: String,
+    },
     /// The input starts with the gzip magic `1f 8b`.
     #[error(
         "input at byte 0 is gzip-compressed (starts with 1f 8b): decompress the heap dump first"
@@ -164,7 +182,10 @@ impl Error {
     /// [`Error::BadMagic`]).
     pub fn offset(&self) -> u64 {
         match self {
-            Error::Gzip | Error::BadMagic { .. } => 0,
+            Error::Gzip
+            | Error::BadMagic { .. }
+            | Error::TooManyObjects { .. }
+            | Error::Scratch { .. } => 0,
             Error::Truncated { offset, .. }
             | Error::BadIdSize { offset, .. }
             | Error::UnknownTag { offset, .. }

@@ -3,13 +3,16 @@
 //! then nearest common ancestors), iterative throughout (no recursion, whatever the depth),
 //! over `u32` arrays in depth-first order.
 
-use super::edges::{Edges, WEAK};
+use super::super::error::Result;
+use super::edges::Edges;
+use super::scratch::{self, Array, Scratch};
 
 /// Positions in the predecessor lists: `u32` while the edges fit, else `u64`.
 trait Pos: Copy + Default {
     fn at(self) -> usize;
     fn inc(&mut self);
-    fn plus(self, other: Self) -> Self;
+    fn of(x: usize) -> Self;
+    fn alloc(s: &dyn Scratch, len: usize) -> Result<Array<Self>>;
 }
 
 impl Pos for u32 {
@@ -22,8 +25,11 @@ impl Pos for u32 {
         *self = self.wrapping_add(1);
     }
     #[inline(always)]
-    fn plus(self, other: Self) -> Self {
-        self.wrapping_add(other)
+    fn of(x: usize) -> Self {
+        x as u32
+    }
+    fn alloc(s: &dyn Scratch, len: usize) -> Result<Array<Self>> {
+        scratch::u32s(s, len, "predecessor row starts")
     }
 }
 
@@ -37,8 +43,11 @@ impl Pos for u64 {
         *self = self.wrapping_add(1);
     }
     #[inline(always)]
-    fn plus(self, other: Self) -> Self {
-        self.wrapping_add(other)
+    fn of(x: usize) -> Self {
+        x as u64
+    }
+    fn alloc(s: &dyn Scratch, len: usize) -> Result<Array<Self>> {
+        scratch::u64s(s, len, "predecessor row starts")
     }
 }
 
@@ -58,14 +67,16 @@ fn set(v: &mut [u32], i: u32, x: u32) {
 }
 
 /// Immediate dominators of a graph in compressed sparse rows.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug)]
 pub struct DominatorTree {
     /// Per row: its immediate dominator's row, [`NONE`] for the entry and for rows the entry
     /// does not reach.
     pub(crate) idom: Vec<u32>,
     /// The rows the entry reaches, in depth-first preorder (the entry first): every row comes
-    /// after its immediate dominator.
-    pub(crate) preorder: Vec<u32>,
+    /// after its immediate dominator. Only the first [`reached`](DominatorTree::reached)
+    /// entries count.
+    pub(crate) preorder: Array<u32>,
+    reached: usize,
 }
 
 /// Whether the dominator tree follows the edges flagged weak.
@@ -79,86 +90,109 @@ pub enum WeakEdges {
 
 impl DominatorTree {
     /// Computes immediate dominators of every row reachable from `entry`, following the
-    /// edges of `edges` as `weak` says. `edges` is freed as soon as the predecessor lists are
-    /// built.
-    pub fn compute(edges: Edges, entry: u32, weak: WeakEdges) -> DominatorTree {
+    /// edges of `edges` as `weak` says, with the depth-first order and the predecessor lists
+    /// in `s`. `edges` is freed as soon as the predecessor lists are built.
+    ///
+    /// # Errors
+    /// When `s` fails.
+    pub fn compute(
+        edges: Edges,
+        entry: u32,
+        weak: WeakEdges,
+        s: &dyn Scratch,
+    ) -> Result<DominatorTree> {
         if u32::try_from(edges.len()).is_ok() {
-            Self::compute_with::<u32>(edges, entry, weak)
+            Self::compute_with::<u32>(edges, entry, weak, s)
         } else {
-            Self::compute_with::<u64>(edges, entry, weak)
+            Self::compute_with::<u64>(edges, entry, weak, s)
         }
     }
 
-    fn compute_with<P: Pos>(edges: Edges, entry: u32, weak: WeakEdges) -> DominatorTree {
+    fn compute_with<P: Pos>(
+        edges: Edges,
+        entry: u32,
+        weak: WeakEdges,
+        s: &dyn Scratch,
+    ) -> Result<DominatorTree> {
         let rows = edges.rows();
         let skip_weak = weak == WeakEdges::Skip;
-        let follow = |t: u32| !(skip_weak && t & WEAK != 0);
+        let view = edges.view();
         // 1. Depth-first search: preorder numbers, the DFS-tree parent of each.
         let mut pre = vec![NONE; rows];
-        let mut order: Vec<u32> = Vec::with_capacity(rows);
-        let mut parent: Vec<u32> = Vec::with_capacity(rows);
+        let mut order_array = scratch::u32s(s, rows, "depth-first order")?;
+        let order: &mut [u32] = &mut order_array;
+        let mut n = 0usize;
+        let mut parent: Vec<u32> = Vec::new();
         if (entry as usize) < rows {
             set(&mut pre, entry, 0);
-            order.push(entry);
+            set(order, 0, entry);
+            n = 1;
             parent.push(NONE);
-            let mut stack: Vec<(u32, u32)> = vec![(entry, 0)];
-            while let Some(&mut (v, ref mut pos)) = stack.last_mut() {
-                let row = edges.row(v);
-                match row.get(*pos as usize) {
-                    Some(&t) => {
-                        *pos += 1;
-                        let w = t & !WEAK;
-                        if follow(t) && g(&pre, w) == NONE && (w as usize) < rows {
-                            set(&mut pre, w, order.len() as u32);
-                            parent.push(g(&pre, v));
-                            order.push(w);
-                            stack.push((w, 0));
-                        }
+            // (row, position of its next target)
+            let mut stack: Vec<(u32, u64)> = vec![(entry, view.range(entry).0)];
+            while let Some(&mut (v, ref mut at)) = stack.last_mut() {
+                let (_, end) = view.range(v);
+                if *at < end {
+                    let pos = *at;
+                    *at += 1;
+                    let w = view.targets.get(pos as usize).copied().unwrap_or(NONE);
+                    if (w as usize) < rows
+                        && g(&pre, w) == NONE
+                        && !(skip_weak && view.is_weak(pos))
+                    {
+                        set(&mut pre, w, n as u32);
+                        parent.push(g(&pre, v));
+                        set(order, n as u32, w);
+                        n += 1;
+                        stack.push((w, view.range(w).0));
                     }
-                    None => {
-                        stack.pop();
-                    }
+                } else {
+                    stack.pop();
                 }
             }
         }
-        let n = order.len();
-        // 2. Predecessors in DFS numbering (only edges between reached rows).
-        let mut pstart = vec![P::default(); n + 1];
-        for &v in &order {
-            for &t in edges.row(v) {
-                if follow(t) {
-                    let w = g(&pre, t & !WEAK);
-                    if let Some(c) = pstart.get_mut(w as usize + 1) {
-                        c.inc();
+        // 2. Predecessors in DFS numbering (only edges between reached rows): count into
+        //    pstart[w + 1], turn the counts into starts, fill with pstart[w + 1] as the cursor
+        //    of row w (it ends at the start of row w + 1).
+        let mut pstart_array = P::alloc(s, n + 1)?;
+        let pstart: &mut [P] = &mut pstart_array;
+        let order: &[u32] = order;
+        let each_pred = |f: &mut dyn FnMut(u32, u32)| {
+            for (i, &v) in order.iter().take(n).enumerate() {
+                let (a, b) = view.range(v);
+                for at in a..b {
+                    if skip_weak && view.is_weak(at) {
+                        continue;
+                    }
+                    let t = view.targets.get(at as usize).copied().unwrap_or(NONE);
+                    let w = g(&pre, t);
+                    if w != NONE {
+                        f(w, i as u32);
                     }
                 }
             }
-        }
-        for i in 1..pstart.len() {
-            let prev = pstart.get(i - 1).copied().unwrap_or_default();
-            if let Some(c) = pstart.get_mut(i) {
-                *c = c.plus(prev);
+        };
+        each_pred(&mut |w, _| {
+            if let Some(c) = pstart.get_mut(w as usize + 1) {
+                c.inc();
             }
+        });
+        let mut sum = 0usize;
+        for c in pstart.iter_mut() {
+            let k = c.at();
+            *c = P::of(sum);
+            sum += k;
         }
-        let total = pstart.last().copied().unwrap_or_default().at();
-        let mut preds = vec![0u32; total];
-        // Fill with pstart[w] as the cursor of row w (it ends at the start of row w + 1),
-        // then shift the starts back by one row.
-        for (i, &v) in order.iter().enumerate() {
-            for &t in edges.row(v) {
-                if follow(t) {
-                    let w = g(&pre, t & !WEAK);
-                    if let Some(f) = pstart.get_mut(w as usize) {
-                        if let Some(slot) = preds.get_mut(f.at()) {
-                            *slot = i as u32;
-                        }
-                        f.inc();
-                    }
+        let mut preds_array = scratch::u32s(s, sum, "predecessors")?;
+        let preds: &mut [u32] = &mut preds_array;
+        each_pred(&mut |w, i| {
+            if let Some(f) = pstart.get_mut(w as usize + 1) {
+                if let Some(slot) = preds.get_mut(f.at()) {
+                    *slot = i;
                 }
+                f.inc();
             }
-        }
-        pstart.pop();
-        pstart.insert(0, P::default());
+        });
         drop(pre);
         drop(edges);
         // 3. Semidominators, in reverse preorder, with path-compressed evaluation.
@@ -199,8 +233,8 @@ impl DominatorTree {
         }
         drop(ancestor);
         drop(label);
-        drop(preds);
-        drop(pstart);
+        drop(preds_array);
+        drop(pstart_array);
         // 4. Immediate dominators: the nearest ancestor of the DFS parent numbered at most
         //    the semidominator (parent becomes idom in place).
         let mut idom = parent;
@@ -214,14 +248,21 @@ impl DominatorTree {
         }
         drop(semi);
         let mut idom_rows = vec![NONE; rows];
-        for (w, &v) in order.iter().enumerate().skip(1) {
-            let d = g(&idom, w as u32);
-            set(&mut idom_rows, v, g(&order, d));
+        let order: &[u32] = &order_array;
+        for w in 1..n as u32 {
+            let d = g(&idom, w);
+            set(&mut idom_rows, g(order, w), g(order, d));
         }
-        DominatorTree {
+        Ok(DominatorTree {
             idom: idom_rows,
-            preorder: order,
-        }
+            preorder: order_array,
+            reached: n,
+        })
+    }
+
+    /// The rows the entry reaches, in depth-first preorder (the entry first).
+    pub(crate) fn preorder(&self) -> &[u32] {
+        self.preorder.get(..self.reached).unwrap_or_default()
     }
 
     /// The immediate dominator of row `v` (`None` for the entry and unreached rows).
@@ -231,6 +272,6 @@ impl DominatorTree {
 
     /// Number of rows reached from the entry (the entry included).
     pub fn reached(&self) -> usize {
-        self.preorder.len()
+        self.reached
     }
 }

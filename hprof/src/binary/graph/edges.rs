@@ -1,15 +1,13 @@
 //! References between objects: the outgoing references of each node under
-//! an [`EdgePolicy`], as `u32` node indices in compressed sparse rows, and the reverse index
-//! built on demand.
+//! an [`EdgePolicy`], as `u32` node indices in compressed sparse rows (in [scratch
+//! storage](super::scratch)), and the reverse index built on demand.
 
+use super::super::error::Result;
 use super::super::heap_dump::SubRecord;
 use super::super::types::{BasicType, Id, IdList, IdSize};
-use super::index::{Lookup, ObjectIndex};
+use super::index::ObjectIndex;
+use super::scratch::{self, Array, Scratch};
 use super::{EdgePolicy, NodeIndex};
-
-/// Flag bit on a stored edge target: a reference ahat does not follow for dominators
-/// (the `referent` of a Weak/Finalizer/Phantom reference; ahat policy only).
-pub(crate) const WEAK: u32 = 1 << 31;
 
 /// What an outgoing reference goes through.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -199,23 +197,22 @@ pub(crate) struct RefStats {
 }
 
 /// Row starts of compressed sparse rows: `u32` while the edges fit, `u64` beyond.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub(crate) enum Starts {
     /// At most `u32::MAX` edges.
-    Narrow(Vec<u32>),
+    Narrow(Array<u32>),
     /// More.
-    Wide(Vec<u64>),
-}
-
-impl Default for Starts {
-    fn default() -> Self {
-        Starts::Narrow(Vec::new())
-    }
+    Wide(Array<u64>),
 }
 
 impl Starts {
-    fn with_capacity(n: usize) -> Starts {
-        Starts::Narrow(Vec::with_capacity(n))
+    /// `len` zeroed starts wide enough for positions up to `max`.
+    fn new(s: &dyn Scratch, len: usize, max: u64) -> Result<Starts> {
+        Ok(if u32::try_from(max).is_ok() {
+            Starts::Narrow(scratch::u32s(s, len, "reference row starts")?)
+        } else {
+            Starts::Wide(scratch::u64s(s, len, "reference row starts")?)
+        })
     }
 
     #[inline(always)]
@@ -233,30 +230,87 @@ impl Starts {
         }
     }
 
-    fn push(&mut self, x: u64) {
+    /// Sets start `i` (`x` fits: the width was chosen for it).
+    #[inline(always)]
+    fn set(&mut self, i: usize, x: u64) {
         match self {
-            Starts::Narrow(v) => match u32::try_from(x) {
-                Ok(x) => v.push(x),
-                Err(_) => {
-                    let mut w: Vec<u64> = Vec::with_capacity(v.capacity());
-                    w.extend(v.iter().map(|&x| u64::from(x)));
-                    w.push(x);
-                    *self = Starts::Wide(w);
+            Starts::Narrow(v) => {
+                if let Some(s) = v.get_mut(i) {
+                    *s = x as u32;
                 }
-            },
-            Starts::Wide(v) => v.push(x),
+            }
+            Starts::Wide(v) => {
+                if let Some(s) = v.get_mut(i) {
+                    *s = x;
+                }
+            }
         }
+    }
+}
+
+/// Row starts as a slice.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum StartsView<'e> {
+    Narrow(&'e [u32]),
+    Wide(&'e [u64]),
+}
+
+/// [`Edges`] as plain slices.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct View<'e> {
+    starts: StartsView<'e>,
+    pub(crate) targets: &'e [u32],
+    weak: Option<&'e [u64]>,
+}
+
+impl<'e> View<'e> {
+    /// Where row `v`'s targets are in the target array.
+    #[inline(always)]
+    pub(crate) fn range(&self, v: u32) -> (u64, u64) {
+        let v = v as usize;
+        let (a, b) = match self.starts {
+            StartsView::Narrow(s) => (
+                s.get(v).map(|&x| u64::from(x)),
+                s.get(v + 1).map(|&x| u64::from(x)),
+            ),
+            StartsView::Wide(s) => (s.get(v).copied(), s.get(v + 1).copied()),
+        };
+        match (a, b) {
+            (Some(a), Some(b)) => (a, b),
+            _ => (0, 0),
+        }
+    }
+
+    /// The targets of row `v`.
+    #[inline(always)]
+    pub(crate) fn row(&self, v: u32) -> &'e [u32] {
+        let (a, b) = self.range(v);
+        self.targets.get(a as usize..b as usize).unwrap_or_default()
+    }
+
+    /// Whether the edge at position `at` of the target array is weak.
+    #[inline(always)]
+    pub(crate) fn is_weak(&self, at: u64) -> bool {
+        self.weak.is_some_and(|w| {
+            w.get((at / 64) as usize)
+                .is_some_and(|word| word >> (at % 64) & 1 == 1)
+        })
     }
 }
 
 /// Outgoing references of every node (plus the super-root, the last row, pointing at every
 /// root node), as `u32` node indices in compressed sparse rows.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug)]
 pub struct Edges {
     /// Row starts: `starts[v]..starts[v + 1]` are `v`'s targets.
     pub(crate) starts: Starts,
-    /// Targets; the top bit flags references ahat does not follow for dominators.
-    pub(crate) targets: Vec<u32>,
+    /// Targets (the array may be longer than the edges: it was sized by an upper bound).
+    pub(crate) targets: Array<u32>,
+    /// Number of edges.
+    len: usize,
+    /// One bit per edge: references ahat does not follow for dominators (the `referent` of a
+    /// Weak/Finalizer/Phantom reference); `None` when there is none (every other policy).
+    weak: Option<Array<u64>>,
 }
 
 impl Edges {
@@ -267,107 +321,207 @@ impl Edges {
 
     /// Number of edges.
     pub fn len(&self) -> usize {
-        self.targets.len()
+        self.len
     }
 
     /// Whether there is no edge.
     pub fn is_empty(&self) -> bool {
-        self.targets.is_empty()
+        self.len == 0
     }
 
-    /// The raw targets of row `v` (top bit: weak flag).
+    /// The arrays as plain slices (for loops over many rows: each use of an [`Array`] goes
+    /// through its storage's `deref`).
     #[inline]
-    pub(crate) fn row(&self, v: u32) -> &[u32] {
-        let (Some(a), Some(b)) = (self.starts.get(v as usize), self.starts.get(v as usize + 1))
-        else {
-            return &[];
-        };
-        self.targets.get(a as usize..b as usize).unwrap_or_default()
+    pub(crate) fn view(&self) -> View<'_> {
+        View {
+            starts: match &self.starts {
+                Starts::Narrow(v) => StartsView::Narrow(v),
+                Starts::Wide(v) => StartsView::Wide(v),
+            },
+            targets: &self.targets,
+            weak: self.weak.as_ref().map(|w| &***w),
+        }
     }
 
-    /// The targets of node `v` (flags removed).
+    /// The targets of row `v`.
+    pub(crate) fn row(&self, v: u32) -> &[u32] {
+        self.view().row(v)
+    }
+
+    /// The targets of node `v`.
     pub fn targets(&self, v: NodeIndex) -> impl Iterator<Item = NodeIndex> + '_ {
-        self.row(v).iter().map(|t| t & !WEAK)
+        self.row(v).iter().copied()
     }
 
     /// Builds the outgoing references of every node, then the super-root row from `roots`
-    /// (distinct root nodes, ascending). Dangling and unknown references are counted in
-    /// `warnings`.
+    /// (distinct root nodes, ascending), in `scratch`. Dangling and unknown references are
+    /// counted in `warnings`.
     pub(crate) fn build(
         ix: &ObjectIndex<'_>,
         policy: EdgePolicy,
         roots: &[NodeIndex],
         warnings: &mut super::Warnings,
-    ) -> Edges {
+        s: &dyn Scratch,
+    ) -> Result<Edges> {
         let n = ix.len();
-        let mut starts = Starts::with_capacity(n + 2);
-        let mut targets: Vec<u32> = Vec::new();
-        starts.push(0u64);
+        let bound = ix.edge_bound.saturating_add(roots.len() as u64);
+        let bound = usize::try_from(bound).unwrap_or(usize::MAX);
+        let mut starts = Starts::new(s, n + 2, bound as u64)?;
+        let mut targets_array = scratch::u32s(s, bound, "references")?;
+        let targets: &mut [u32] = &mut targets_array;
+        let mut weak = match policy {
+            EdgePolicy::Ahat => Some(weak_bits(s, bound)?),
+            EdgePolicy::Recorded => None,
+        };
+        let mut len = 0usize;
         let mut dangling = 0u64;
-        let lookup = Lookup::new(ix);
         for v in 0..n as u32 {
             let stats =
-                for_each_reference::<false>(ix, v, policy, |id, weak, _| match lookup.node(id) {
-                    Some(t) => targets.push(if weak { t | WEAK } else { t }),
+                for_each_reference::<false>(ix, v, policy, |id, is_weak, _| match ix.node(id) {
+                    Some(t) => {
+                        if let Some(slot) = targets.get_mut(len) {
+                            *slot = t;
+                            if is_weak {
+                                mark_weak(&mut weak, len);
+                            }
+                            len += 1;
+                        }
+                    }
                     None => dangling += 1,
                 });
             warnings.short_instances += u64::from(stats.short_instance);
             warnings.unknown_classes += u64::from(stats.unknown_class);
-            starts.push(targets.len() as u64);
+            starts.set(v as usize + 1, len as u64);
         }
-        targets.extend_from_slice(roots);
-        starts.push(targets.len() as u64);
-        targets.shrink_to_fit();
+        for &r in roots {
+            if let Some(slot) = targets.get_mut(len) {
+                *slot = r;
+                len += 1;
+            }
+        }
+        starts.set(n + 1, len as u64);
         warnings.dangling_references = dangling;
-        Edges { starts, targets }
+        Ok(Edges {
+            starts,
+            targets: targets_array,
+            len,
+            weak,
+        })
     }
 
-    /// Rows from adjacency lists (targets with the [`WEAK`] flag as given).
+    /// Rows from adjacency lists; a target with the top bit set is a weak edge (tests).
     #[cfg(test)]
     pub(crate) fn from_rows(rows: &[Vec<u32>]) -> Edges {
-        let mut starts = Starts::with_capacity(rows.len() + 1);
-        let mut targets = Vec::new();
-        starts.push(0);
-        for r in rows {
-            targets.extend_from_slice(r);
-            starts.push(targets.len() as u64);
+        const FLAG: u32 = 1 << 31;
+        let s = &scratch::IN_MEMORY;
+        let total: usize = rows.iter().map(Vec::len).sum();
+        let mut starts = Starts::new(s, rows.len() + 1, total as u64)
+            .unwrap_or_else(|_| Starts::Narrow(Box::new(Vec::new().into_boxed_slice())));
+        let mut targets = vec![0u32; total];
+        let mut weak = weak_bits(s, total).ok();
+        let mut len = 0;
+        for (v, r) in rows.iter().enumerate() {
+            for &t in r {
+                if let Some(slot) = targets.get_mut(len) {
+                    *slot = t & !FLAG;
+                }
+                if t & FLAG != 0 {
+                    mark_weak(&mut weak, len);
+                }
+                len += 1;
+            }
+            starts.set(v + 1, len as u64);
         }
-        Edges { starts, targets }
+        Edges {
+            starts,
+            targets: Box::new(targets.into_boxed_slice()),
+            len,
+            weak,
+        }
     }
 
     /// The reverse rows: for every node, the rows referencing it (the super-root, row `n`,
     /// references the roots; a node referenced several times by one node is listed several
-    /// times).
-    pub fn reverse(&self) -> Edges {
+    /// times), in `s`.
+    ///
+    /// # Errors
+    /// When `s` fails.
+    pub fn reverse_in(&self, s: &dyn Scratch) -> Result<Edges> {
         let rows = self.rows();
-        let mut counts = vec![0u64; rows + 1];
-        for &t in &self.targets {
-            if let Some(c) = counts.get_mut((t & !WEAK) as usize + 1) {
-                *c += 1;
+        let mut starts = Starts::new(s, rows + 1, self.len as u64)?;
+        // Count, then turn the counts into starts shifted by one row (the fill cursors).
+        for &t in self.targets.get(..self.len).unwrap_or_default() {
+            if let Some(c) = starts.get(t as usize + 1) {
+                starts.set(t as usize + 1, c + 1);
             }
         }
-        for i in 1..counts.len() {
-            let prev = counts.get(i - 1).copied().unwrap_or(0);
-            if let Some(c) = counts.get_mut(i) {
-                *c += prev;
-            }
+        let mut sum = 0u64;
+        for i in 0..starts.len() {
+            let c = starts.get(i).unwrap_or(0);
+            starts.set(i, sum);
+            sum += c;
         }
-        let mut fill: Vec<u64> = counts.clone();
-        let mut targets = vec![0u32; self.targets.len()];
+        // starts[t + 1] is now the start of row t: the cursor that fills it, ending at the
+        // start of row t + 1.
+        let mut targets = scratch::u32s(s, self.len, "reverse references")?;
+        let view = self.view();
+        let mut weak = match self.weak {
+            Some(_) => Some(weak_bits(s, self.len)?),
+            None => None,
+        };
         for v in 0..rows as u32 {
-            for &t in self.row(v) {
-                if let Some(f) = fill.get_mut((t & !WEAK) as usize) {
-                    if let Some(slot) = targets.get_mut(*f as usize) {
-                        *slot = v | (t & WEAK);
-                    }
-                    *f += 1;
+            let (a, b) = view.range(v);
+            for at in a..b {
+                let Some(&t) = view.targets.get(at as usize) else {
+                    continue;
+                };
+                let Some(f) = starts.get(t as usize + 1) else {
+                    continue;
+                };
+                if let Some(slot) = targets.get_mut(f as usize) {
+                    *slot = v;
                 }
+                if view.is_weak(at) {
+                    mark_weak(&mut weak, f as usize);
+                }
+                starts.set(t as usize + 1, f + 1);
             }
         }
-        let mut starts = Starts::with_capacity(counts.len());
-        for c in counts {
-            starts.push(c);
+        Ok(Edges {
+            starts,
+            targets,
+            len: self.len,
+            weak,
+        })
+    }
+
+    /// [`Edges::reverse_in`] in heap memory.
+    pub fn reverse(&self) -> Edges {
+        match self.reverse_in(&scratch::IN_MEMORY) {
+            Ok(e) => e,
+            Err(_) => Edges::empty(),
         }
-        Edges { starts, targets }
+    }
+
+    /// No rows.
+    pub(crate) fn empty() -> Edges {
+        Edges {
+            starts: Starts::Narrow(Box::new(Vec::new().into_boxed_slice())),
+            targets: Box::new(Vec::new().into_boxed_slice()),
+            len: 0,
+            weak: None,
+        }
+    }
+}
+
+/// A zeroed bit set for `edges` edges.
+fn weak_bits(s: &dyn Scratch, edges: usize) -> Result<Array<u64>> {
+    scratch::u64s(s, edges.div_ceil(64), "weak reference flags")
+}
+
+/// Sets the weak bit of edge `at`.
+fn mark_weak(weak: &mut Option<Array<u64>>, at: usize) {
+    if let Some(w) = weak.as_mut().and_then(|b| b.get_mut(at / 64)) {
+        *w |= 1 << (at % 64);
     }
 }

@@ -14,6 +14,8 @@ use super::super::layout::{ChainEnd, MissingSuperclass, ObjectFieldLayouts};
 use super::super::names::{BorrowedStrings, ClassNames};
 use super::super::records::{Record, RecordHeader, Trace, Wholeness, parse_body, tag};
 use super::super::types::{BasicType, Id, IdSize};
+use super::ids::Ids;
+use super::scratch::{self, Array, IN_MEMORY, Scratch};
 use super::{NodeIndex, Warnings};
 
 /// What kind of object a node is (from its sub-record tag).
@@ -31,9 +33,18 @@ pub enum NodeKind {
     Class,
 }
 
-/// The most nodes an index holds: node indices are `u32`, the top bit and the two largest
-/// values are reserved (edge flags, the super-root, "none").
-pub const MAX_NODES: usize = (1 << 31) - 2;
+/// The most nodes an index holds: node indices are `u32`, and the two largest values are
+/// reserved (the super-root's row and "none"). Past it, [`ObjectIndex::build`] fails with an
+/// error naming the count.
+pub const MAX_NODES: usize = u32::MAX as usize - 1;
+
+/// The error for a dump of more than `max` objects.
+pub(crate) fn too_many(count: usize, max: usize) -> Error {
+    Error::TooManyObjects {
+        count: count as u64,
+        limit: max as u64,
+    }
+}
 
 /// One class's flattened instance layout: where its object-typed fields sit in an instance's
 /// field data (own fields first, then the superclass's, …, as `INSTANCE_DUMP` lays them out).
@@ -61,8 +72,11 @@ pub(crate) struct ClassInfo<'a> {
 pub struct ObjectIndex<'a> {
     pub(crate) data: &'a [u8],
     pub(crate) header: Header,
-    pub(crate) ids: Vec<Id>,
-    pub(crate) offsets: Vec<u64>,
+    pub(crate) ids: Ids,
+    /// File offset of each node's sub-record (in scratch storage).
+    pub(crate) offsets: Array<u64>,
+    /// At most how many references the nodes hold (their edges, before resolving).
+    pub(crate) edge_bound: u64,
     pub(crate) classes: IdMap<ClassInfo<'a>>,
     pub(crate) names: ClassNames<BorrowedStrings<'a>>,
     pub(crate) roots: Vec<GcRoot>,
@@ -73,7 +87,8 @@ pub struct ObjectIndex<'a> {
 }
 
 impl<'a> ObjectIndex<'a> {
-    /// Indexes a whole dump held in memory (e.g. memory-mapped) in one pass.
+    /// Indexes a whole dump held in memory (e.g. memory-mapped): one pass for the ids, names
+    /// and classes, one for the file offsets.
     ///
     /// A dump cut short, or a heap-dump record whose sub-records stop decoding, still gives an
     /// index of everything before the damage; the error is kept in
@@ -82,16 +97,38 @@ impl<'a> ObjectIndex<'a> {
     /// # Errors
     /// Header errors (not an HPROF file), or more than [`MAX_NODES`] objects.
     pub fn build(data: &'a [u8]) -> Result<ObjectIndex<'a>> {
+        ObjectIndex::build_in(data, &IN_MEMORY)
+    }
+
+    /// As [`ObjectIndex::build`], keeping the file offsets (8 bytes per object) in `scratch`.
+    ///
+    /// # Errors
+    /// As [`ObjectIndex::build`], and when `scratch` fails.
+    pub fn build_in(data: &'a [u8], scratch: &dyn Scratch) -> Result<ObjectIndex<'a>> {
+        ObjectIndex::build_limited(data, scratch, MAX_NODES)
+    }
+
+    /// [`ObjectIndex::build_in`] with a smaller node limit (tests of the limit).
+    pub(crate) fn build_limited(
+        data: &'a [u8],
+        scratch: &dyn Scratch,
+        max_nodes: usize,
+    ) -> Result<ObjectIndex<'a>> {
         let (header, header_len) = Header::parse(data)?;
         let id_size = header.id_size;
         let mut warnings = Warnings::default();
-        let mut pairs: Vec<(Id, u64)> = Vec::new();
+        let mut ids: Vec<Id> = Vec::new();
         let mut classes: IdMap<ClassInfo<'a>> = IdMap::default();
         let mut names = ClassNames::borrowing();
         let mut roots = Vec::new();
         let mut traces = HashMap::new();
-        // Longest instance data per class id (to bound flattened layouts).
-        let mut longest: IdMap<u32> = IdMap::default();
+        // Per class id: the longest instance data (to bound flattened layouts) and the number
+        // of instances (to bound the references).
+        let mut instances: IdMap<(u32, u64)> = IdMap::default();
+        // References of object arrays and class objects, at most.
+        let mut other_refs = 0u64;
+        // The stretches of the file holding sub-records that decode, for the second pass.
+        let mut stretches: Vec<(u64, u64)> = Vec::new();
         let mut c = Cursor::new(
             data.get(header_len..).unwrap_or_default(),
             header_len as u64,
@@ -119,8 +156,8 @@ impl<'a> ObjectIndex<'a> {
             };
             if is_dump {
                 let mut sc = Cursor::new(body, rh.body_offset(), id_size);
+                let mut decoded = rh.body_offset();
                 while !sc.is_empty() {
-                    let at = sc.offset();
                     let sub = match parse_sub_record(&mut sc) {
                         Ok(s) => s,
                         Err(e) => {
@@ -128,18 +165,26 @@ impl<'a> ObjectIndex<'a> {
                             break;
                         }
                     };
+                    decoded = sc.offset();
                     match sub {
                         SubRecord::InstanceDump(i) => {
-                            pairs.push((i.object_id, at));
+                            ids.push(i.object_id);
                             let len = u32::try_from(i.data.len()).unwrap_or(u32::MAX);
-                            let e = longest.entry(i.class_id).or_insert(0);
-                            *e = (*e).max(len);
+                            let e = instances.entry(i.class_id).or_insert((0, 0));
+                            e.0 = e.0.max(len);
+                            e.1 += 1;
                         }
-                        SubRecord::ObjectArrayDump(a) => pairs.push((a.array_id, at)),
-                        SubRecord::PrimitiveArrayDump(a) => pairs.push((a.array_id, at)),
-                        SubRecord::PrimitiveArrayNoData(a) => pairs.push((a.array_id, at)),
+                        SubRecord::ObjectArrayDump(a) => {
+                            ids.push(a.array_id);
+                            other_refs += a.elements.len() as u64 + 1;
+                        }
+                        SubRecord::PrimitiveArrayDump(a) => ids.push(a.array_id),
+                        SubRecord::PrimitiveArrayNoData(a) => ids.push(a.array_id),
                         SubRecord::ClassDump(cd) => {
-                            pairs.push((cd.class_id, at));
+                            ids.push(cd.class_id);
+                            other_refs += 4
+                                + cd.static_fields().count() as u64
+                                + cd.constant_pool().count() as u64;
                             classes.entry(cd.class_id).or_insert(ClassInfo {
                                 dump: cd,
                                 layout: Layout::default(),
@@ -148,6 +193,9 @@ impl<'a> ObjectIndex<'a> {
                         SubRecord::Root(root) => roots.push(root),
                         SubRecord::HeapDumpInfo(_) => {}
                     }
+                }
+                if decoded > rh.body_offset() {
+                    stretches.push((rh.body_offset(), decoded));
                 }
                 if let Some(e) = cut {
                     warnings.stopped_at.get_or_insert(e);
@@ -178,23 +226,16 @@ impl<'a> ObjectIndex<'a> {
                 warnings.stopped_at = Some(e);
             }
         }
-        if pairs.len() > MAX_NODES {
-            return Err(Error::Invalid {
-                offset: 0,
-                message: format!(
-                    "{} objects: the graph holds at most {MAX_NODES}",
-                    pairs.len()
-                ),
-            });
+        // Sort by id; the first sub-record of each id in file order wins (second pass).
+        ids.sort_unstable();
+        let before = ids.len();
+        ids.dedup();
+        warnings.duplicate_ids = (before - ids.len()) as u64;
+        if ids.len() > max_nodes {
+            return Err(too_many(ids.len(), max_nodes));
         }
-        // Sort by id, file order among equal ids; the first of each id wins.
-        pairs.sort_unstable();
-        let before = pairs.len();
-        pairs.dedup_by_key(|p| p.0);
-        warnings.duplicate_ids = (before - pairs.len()) as u64;
-        let ids: Vec<Id> = pairs.iter().map(|p| p.0).collect();
-        let offsets: Vec<u64> = pairs.iter().map(|p| p.1).collect();
-        drop(pairs);
+        let ids = Ids::new(&ids);
+        let offsets = first_offsets(data, id_size, &stretches, &ids, scratch)?;
         let mut special = HashMap::new();
         for class_id in names.class_ids() {
             if let Some(name) = names.class_name(class_id) {
@@ -212,6 +253,7 @@ impl<'a> ObjectIndex<'a> {
             header,
             ids,
             offsets,
+            edge_bound: 0,
             classes,
             names,
             roots,
@@ -219,7 +261,15 @@ impl<'a> ObjectIndex<'a> {
             warnings,
             special,
         };
+        let longest: IdMap<u32> = instances.iter().map(|(&k, &(l, _))| (k, l)).collect();
         ix.build_layouts(&longest);
+        ix.edge_bound = instances
+            .iter()
+            .map(|(class_id, &(_, count))| {
+                let refs = ix.layout(*class_id).map_or(0, |l| l.refs.len() as u64);
+                count.saturating_mul(refs + 1)
+            })
+            .fold(other_refs, u64::saturating_add);
         Ok(ix)
     }
 
@@ -245,7 +295,13 @@ impl<'a> ObjectIndex<'a> {
 
     /// Whether the dump holds no object.
     pub fn is_empty(&self) -> bool {
-        self.ids.is_empty()
+        self.ids.len() == 0
+    }
+
+    /// Bytes of heap memory the index holds per object, about (the ids and their lookup
+    /// table; the file offsets live in the scratch storage).
+    pub fn heap_bytes(&self) -> usize {
+        self.ids.heap_bytes()
     }
 
     /// Problems met while indexing (and, once a graph is built, while finding edges).
@@ -256,12 +312,12 @@ impl<'a> ObjectIndex<'a> {
     /// The id of node `node`.
     #[inline]
     pub fn id(&self, node: NodeIndex) -> Option<Id> {
-        self.ids.get(node as usize).copied()
+        self.ids.get(node)
     }
 
     /// Every id, ascending (node `i` has the `i`-th).
-    pub fn ids(&self) -> &[Id] {
-        &self.ids
+    pub fn ids(&self) -> impl Iterator<Item = Id> + '_ {
+        self.ids.iter()
     }
 
     /// File offset of the sub-record (its tag byte) of node `node`.
@@ -270,11 +326,10 @@ impl<'a> ObjectIndex<'a> {
         self.offsets.get(node as usize).copied()
     }
 
-    /// The node with this id (binary search over the sorted ids; [`Lookup`] is O(1)
-    /// expected).
+    /// The node with this id (O(1) expected: a bucket table over the sorted ids).
     #[inline]
     pub fn node(&self, id: Id) -> Option<NodeIndex> {
-        self.ids.binary_search(&id).ok().map(|i| i as NodeIndex)
+        self.ids.node(id)
     }
 
     /// Flattens every class's instance layout along its superclass chain: the object fields
@@ -456,66 +511,58 @@ impl<'a> ObjectIndex<'a> {
     }
 }
 
-/// A bucket table over the sorted ids of an [`ObjectIndex`] (4 bytes per node): the bucket of
-/// an id is `(id − smallest) >> shift`, with about one id per bucket, then a binary search
-/// inside the bucket — O(1) expected, O(log n) at worst, whatever ids a dump holds.
-#[derive(Debug, Clone)]
+/// Finds nodes by id in O(1) expected time ([`ObjectIndex::node`] does the same; this type
+/// stays for callers that hold one).
+#[derive(Debug, Clone, Copy)]
 pub struct Lookup<'i> {
-    ids: &'i [Id],
-    buckets: Vec<u32>,
-    shift: u32,
+    ids: &'i Ids,
 }
 
 impl<'i> Lookup<'i> {
-    /// Builds the table over `ix`'s ids.
+    /// A lookup over `ix`'s ids.
     pub fn new(ix: &'i ObjectIndex<'_>) -> Lookup<'i> {
-        let ids = ix.ids.as_slice();
-        let (Some(&first), Some(&last)) = (ids.first(), ids.last()) else {
-            return Lookup {
-                ids,
-                buckets: Vec::new(),
-                shift: 0,
-            };
-        };
-        let n = ids.len() as u64;
-        let span = last - first;
-        let mut shift = 0;
-        while (span >> shift) >= n && shift < 63 {
-            shift += 1;
-        }
-        let nb = (span >> shift) as usize + 1;
-        let mut buckets = Vec::with_capacity(nb + 1);
-        let mut i = 0usize;
-        for k in 0..nb as u64 {
-            while ids.get(i).is_some_and(|&id| ((id - first) >> shift) < k) {
-                i += 1;
-            }
-            buckets.push(i as u32);
-        }
-        buckets.push(ids.len() as u32);
-        Lookup {
-            ids,
-            buckets,
-            shift,
-        }
+        Lookup { ids: &ix.ids }
     }
 
     /// The node with this id.
     #[inline]
     pub fn node(&self, id: Id) -> Option<NodeIndex> {
-        let first = *self.ids.first()?;
-        if id < first {
-            return None;
-        }
-        let k = ((id - first) >> self.shift) as usize;
-        let (Some(&lo), Some(&hi)) = (self.buckets.get(k), self.buckets.get(k + 1)) else {
-            return None;
-        };
-        let (lo, hi) = (lo as usize, hi as usize);
-        self.ids
-            .get(lo..hi)?
-            .binary_search(&id)
-            .ok()
-            .map(|i| (lo + i) as NodeIndex)
+        self.ids.node(id)
     }
+}
+
+/// The second pass: the file offset of the first sub-record of every id, in file order, over
+/// the stretches of sub-records the first pass decoded.
+fn first_offsets(
+    data: &[u8],
+    id_size: IdSize,
+    stretches: &[(u64, u64)],
+    ids: &Ids,
+    scratch: &dyn Scratch,
+) -> Result<Array<u64>> {
+    let mut offsets = scratch::u64s(scratch, ids.len(), "object offsets")?;
+    for &(start, end) in stretches {
+        let body = data.get(start as usize..end as usize).unwrap_or_default();
+        let mut c = Cursor::new(body, start, id_size);
+        while !c.is_empty() {
+            let at = c.offset();
+            let Ok(sub) = parse_sub_record(&mut c) else {
+                break;
+            };
+            let id = match sub {
+                SubRecord::InstanceDump(i) => i.object_id,
+                SubRecord::ObjectArrayDump(a) => a.array_id,
+                SubRecord::PrimitiveArrayDump(a) => a.array_id,
+                SubRecord::PrimitiveArrayNoData(a) => a.array_id,
+                SubRecord::ClassDump(cd) => cd.class_id,
+                _ => continue,
+            };
+            if let Some(slot) = ids.node(id).and_then(|v| offsets.get_mut(v as usize)) {
+                if *slot == 0 {
+                    *slot = at;
+                }
+            }
+        }
+    }
+    Ok(offsets)
 }

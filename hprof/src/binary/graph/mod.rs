@@ -36,6 +36,32 @@
 //!   dominators (soft referents are followed like strong references). With [`Shallow::Ahat`]
 //!   the retained sizes equal ahat's (checked on the dumps in `tests/data/binary`).
 //!
+//! # Memory
+//!
+//! For a dump of `N` objects and `R` references between them, the graph holds in heap memory
+//! about **21 bytes per object** once built: the ids (the low 32 bits of each, 4 bytes, plus a
+//! lookup table of one `u32` per four ids), the immediate dominators (4), the retained sizes
+//! (8) and retained counts (4) — plus the classes, names and GC roots, which grow with the
+//! classes and roots, not with the objects. While it builds, the transient per-object arrays
+//! stay within the same 21 bytes (the ids as `u64` while they are sorted, 13 bytes in all; the
+//! depth-first numbers and parents, 13; the semidominator arrays, 21), plus 16 bytes per level
+//! of the deepest depth-first path.
+//!
+//! Everything else lives in the [scratch storage](scratch) of [`Options::scratch`]: the file
+//! offset of each object's sub-record (8 bytes per object, kept), the references (4 bytes per
+//! reference plus a row start of 4 per object; 8 once there are more than 2^32 references), the
+//! predecessor lists (the same again) and the depth-first order (4 per object). At its peak,
+//! when both directions exist, the scratch holds about `20·N + 8·R` bytes; shortest paths add
+//! 8 per object and the reverse index `4·N + 4·R` when first asked for. The scratch is heap
+//! memory by default ([`InMemory`]); a caller whose dump does not fit hands in its own, e.g.
+//! memory-mapped files the kernel may page out (the `dominators` example's `--scratch DIR`).
+//! The dump itself is read where the caller holds it (a memory map is paged like a file).
+//!
+//! So `N` objects and `R` references need about `21·N` bytes of memory and `20·N + 8·R` of
+//! scratch: a billion objects with two references each, 21 GB of memory and 36 GB of scratch
+//! files. Node indices are `u32`: up to [`index::MAX_NODES`] (2^32 − 2) objects; more is
+//! [`Error::TooManyObjects`]. Reference counts, offsets and retained sizes are 64-bit.
+//!
 //! # Example
 //!
 //! The objects retaining the most memory, each with the chain of references that keeps it
@@ -100,10 +126,12 @@
 
 pub mod dominators;
 pub mod edges;
+mod ids;
 pub mod index;
 pub mod paths;
 pub mod retained;
 pub mod roots;
+pub mod scratch;
 pub mod strings;
 pub mod suspects;
 #[cfg(test)]
@@ -117,6 +145,7 @@ pub use index::{Lookup, NodeKind, ObjectIndex};
 pub use paths::PathStep;
 pub use retained::{ClassRetained, Shallow};
 pub use roots::{MissingRoots, RootEntry, RootGroup};
+pub use scratch::{Array, IN_MEMORY, InMemory, Scratch, ScratchArray};
 pub use strings::DuplicateString;
 pub use suspects::{NamedNode, NamedStep, Suspect, SuspectKind, SuspectOptions};
 
@@ -137,7 +166,7 @@ pub enum EdgePolicy {
 }
 
 /// How to build a [`Graph`].
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Copy)]
 pub struct Options<'f> {
     /// Which references are edges.
     pub policy: EdgePolicy,
@@ -146,6 +175,20 @@ pub struct Options<'f> {
     /// What stands in for the GC roots when the dump has objects but no root (a dump cut
     /// before its root records); see [`Warnings::roots_missing`].
     pub missing_roots: MissingRoots,
+    /// Where the arrays needed while building (and for paths and reverse references later)
+    /// are kept; heap memory by default. See the [memory model](self#memory).
+    pub scratch: &'f dyn Scratch,
+}
+
+impl Default for Options<'_> {
+    fn default() -> Self {
+        Options {
+            policy: EdgePolicy::default(),
+            shallow: Shallow::default(),
+            missing_roots: MissingRoots::default(),
+            scratch: &IN_MEMORY,
+        }
+    }
 }
 
 impl Options<'_> {
@@ -154,7 +197,7 @@ impl Options<'_> {
         Options {
             policy: EdgePolicy::Ahat,
             shallow: Shallow::Ahat,
-            missing_roots: MissingRoots::Nothing,
+            ..Options::default()
         }
     }
 }
@@ -268,16 +311,17 @@ pub struct Retained {
     pub dominator: Option<Id>,
 }
 
-/// The heap as a graph: the index, immediate dominators, retained sizes and counts (about 32
-/// bytes per object once built, the dump not counted), and — from the first path asked
-/// for — one shortest-path parent per node (4 more).
+/// The heap as a graph: the index, immediate dominators, retained sizes and counts (21 bytes
+/// per object in heap memory once built, plus 8 in the scratch storage; see the [memory
+/// model](self#memory)), and — from the first path asked for — one shortest-path parent per
+/// node (4 more, in the scratch storage).
 #[derive(Debug)]
 pub struct Graph<'a, 'f> {
     index: ObjectIndex<'a>,
     options: Options<'f>,
     roots: Vec<NodeIndex>,
     /// One shortest-path parent per node, computed on the first path asked for.
-    bfs_parent: std::sync::OnceLock<Vec<u32>>,
+    bfs_parent: std::sync::OnceLock<Array<u32>>,
     /// Reachability over every edge, when it differs from the dominator tree's (ahat policy:
     /// weak referents); one bit per node.
     reached: Option<Vec<u64>>,
@@ -292,8 +336,9 @@ impl<'a, 'f> Graph<'a, 'f> {
     /// retained sizes.
     ///
     /// # Errors
-    /// Only when `data` is not an HPROF dump at all (header errors) or holds more than
-    /// [`index::MAX_NODES`] objects; damage further in is reported in [`Graph::warnings`].
+    /// When `data` is not an HPROF dump at all (header errors), holds more than
+    /// [`index::MAX_NODES`] objects, or the scratch storage fails; damage further in is
+    /// reported in [`Graph::warnings`].
     pub fn build(data: &'a [u8], options: Options<'f>) -> Result<Graph<'a, 'f>> {
         Graph::build_with_progress(data, options, &mut |_| {})
     }
@@ -308,26 +353,31 @@ impl<'a, 'f> Graph<'a, 'f> {
         progress: &mut dyn FnMut(&'static str),
     ) -> Result<Graph<'a, 'f>> {
         progress("index");
-        let index = ObjectIndex::build(data)?;
-        Ok(Graph::from_index(index, options, progress))
+        let index = ObjectIndex::build_in(data, options.scratch)?;
+        Graph::from_index(index, options, progress)
     }
 
     /// Builds the graph over an index already made.
+    ///
+    /// # Errors
+    /// When the scratch storage fails.
     pub fn from_index(
         mut index: ObjectIndex<'a>,
         options: Options<'f>,
         progress: &mut dyn FnMut(&'static str),
-    ) -> Graph<'a, 'f> {
+    ) -> Result<Graph<'a, 'f>> {
         let n = index.len();
+        let s = options.scratch;
         let (mut roots, dangling_roots) = roots::root_nodes(&index);
         progress("references");
         let mut warnings = std::mem::take(&mut index.warnings);
         warnings.dangling_roots = dangling_roots;
         warnings.roots_missing = roots.is_empty() && n > 0;
-        let mut edges = Edges::build(&index, options.policy, &roots, &mut warnings);
+        let mut edges = Edges::build(&index, options.policy, &roots, &mut warnings, s)?;
         if warnings.roots_missing && options.missing_roots != MissingRoots::Nothing {
             roots = roots::stand_in_roots(&index, &edges, options.missing_roots);
-            edges = Edges::build(&index, options.policy, &roots, &mut Warnings::default());
+            drop(edges);
+            edges = Edges::build(&index, options.policy, &roots, &mut Warnings::default(), s)?;
         }
         index.warnings = warnings;
         let weak = options.policy == EdgePolicy::Ahat;
@@ -344,7 +394,8 @@ impl<'a, 'f> Graph<'a, 'f> {
             } else {
                 WeakEdges::Follow
             },
-        );
+            s,
+        )?;
         let reachable = match &reached {
             Some(bits) => bits.iter().map(|w| w.count_ones() as usize).sum(),
             None => dom.reached().saturating_sub(1),
@@ -352,7 +403,7 @@ impl<'a, 'f> Graph<'a, 'f> {
         progress("retained sizes");
         let (retained, retained_count) = retained::accumulate(&index, options.shallow, &dom);
         let idom = dom.idom;
-        Graph {
+        Ok(Graph {
             index,
             options,
             roots,
@@ -362,7 +413,7 @@ impl<'a, 'f> Graph<'a, 'f> {
             idom,
             retained,
             retained_count,
-        }
+        })
     }
 
     /// The object index.
@@ -417,10 +468,19 @@ impl<'a, 'f> Graph<'a, 'f> {
     }
 
     /// The shortest-path parents (a breadth-first search over every edge from the
-    /// super-root), computed once, on the first call.
+    /// super-root), computed once, on the first call, in the scratch storage (in heap memory
+    /// if that fails).
     fn parents(&self) -> &[u32] {
-        self.bfs_parent
-            .get_or_init(|| paths::bfs(&self.edges(), self.index.len()).0)
+        self.bfs_parent.get_or_init(|| {
+            let edges = self.edges();
+            let n = self.index.len();
+            match paths::bfs(&edges, n, self.options.scratch) {
+                Ok((parent, _)) => parent,
+                Err(_) => paths::bfs(&edges, n, &IN_MEMORY)
+                    .map(|(parent, _)| parent)
+                    .unwrap_or_else(|_| Box::new(Vec::new().into_boxed_slice())),
+            }
+        })
     }
 
     /// The counts of the first line of the `dominators` example.
@@ -492,20 +552,31 @@ impl<'a, 'f> Graph<'a, 'f> {
     /// The `n` nodes of the dominator tree with the largest retained sizes, largest first,
     /// ties by id ascending.
     pub fn top_retained(&self, n: usize) -> Vec<Retained> {
-        let mut nodes: Vec<NodeIndex> = (0..self.index.len() as NodeIndex)
-            .filter(|&v| self.in_dominator_tree(v))
-            .collect();
-        // Node order is id order, so ties by node are ties by id.
-        let key = |v: &NodeIndex| (std::cmp::Reverse(self.retained_size(*v)), *v);
-        if n < nodes.len() {
-            if n == 0 {
-                return Vec::new();
-            }
-            nodes.select_nth_unstable_by_key(n - 1, key);
-            nodes.truncate(n);
+        use std::cmp::Reverse;
+        use std::collections::BinaryHeap;
+        // Node order is id order, so ties by node are ties by id. The heap keeps the `n`
+        // best seen so far, the worst of them on top.
+        let key = |v: NodeIndex| (Reverse(self.retained_size(v)), v);
+        let mut best: BinaryHeap<(Reverse<u64>, NodeIndex)> = BinaryHeap::new();
+        if n == 0 {
+            return Vec::new();
         }
-        nodes.sort_unstable_by_key(key);
-        nodes.into_iter().map(|v| self.retained(v)).collect()
+        for v in 0..self.index.len() as NodeIndex {
+            if !self.in_dominator_tree(v) {
+                continue;
+            }
+            let k = key(v);
+            if best.len() < n {
+                best.push(k);
+            } else if best.peek().is_some_and(|worst| k < *worst) {
+                best.pop();
+                best.push(k);
+            }
+        }
+        best.into_sorted_vec()
+            .into_iter()
+            .map(|(_, v)| self.retained(v))
+            .collect()
     }
 
     /// A shortest path of references from a root to `node` (root first, `node` last), or
@@ -532,16 +603,24 @@ impl<'a, 'f> Graph<'a, 'f> {
         out
     }
 
-    /// The outgoing edges of every node (and the super-root, last row), rebuilt from the dump.
+    /// The outgoing edges of every node (and the super-root, last row), rebuilt from the dump
+    /// in the scratch storage (in heap memory if that fails).
     pub fn edges(&self) -> Edges {
         let mut w = Warnings::default();
-        Edges::build(&self.index, self.options.policy, &self.roots, &mut w)
+        let (ix, policy, roots) = (&self.index, self.options.policy, &self.roots);
+        Edges::build(ix, policy, roots, &mut w, self.options.scratch)
+            .or_else(|_| Edges::build(ix, policy, roots, &mut w, &IN_MEMORY))
+            .unwrap_or_else(|_| Edges::empty())
     }
 
     /// The reverse index: for every node, the nodes referencing it (row `n`, the super-root,
-    /// is the referrer of the roots), built on demand.
+    /// is the referrer of the roots), built on demand in the scratch storage (in heap memory
+    /// if that fails).
     pub fn reverse_index(&self) -> Edges {
-        self.edges().reverse()
+        let edges = self.edges();
+        edges
+            .reverse_in(self.options.scratch)
+            .unwrap_or_else(|_| edges.reverse())
     }
 
     /// Retained size per class, largest first (see the module documentation for the rule).

@@ -2,55 +2,66 @@
 //! the super-root keeps one parent per node; the field name or array index of each step is
 //! found on demand by decoding the parent's sub-record again.
 
+use super::super::error::Result;
 use super::EdgePolicy;
 use super::NodeIndex;
 use super::dominators::NONE;
-use super::edges::{Edges, Via, WEAK, for_each_reference};
+use super::edges::{Edges, Via, for_each_reference};
 use super::index::ObjectIndex;
+use super::scratch::{self, Array, Scratch};
 
 /// Marks a root node in the parent array (its parent is the super-root).
 pub(crate) const SUPER: u32 = u32::MAX - 1;
 
 /// Breadth-first search over every edge (weak ones too) from the super-root row `n`:
 /// per node its parent on one shortest path ([`SUPER`] for roots, [`NONE`] unreached),
-/// and the number of nodes reached.
-pub(crate) fn bfs(edges: &Edges, n: usize) -> (Vec<u32>, usize) {
-    let mut parent = vec![NONE; n];
-    let mut queue: Vec<u32> = Vec::new();
-    for &t in edges.row(n as u32) {
-        let r = t & !WEAK;
+/// and the number of nodes reached; the parents and the queue in `s`.
+pub(crate) fn bfs(edges: &Edges, n: usize, s: &dyn Scratch) -> Result<(Array<u32>, usize)> {
+    let mut parent_array = scratch::u32s(s, n, "shortest-path parents")?;
+    let mut queue_array = scratch::u32s(s, n, "breadth-first queue")?;
+    let (parent, queue): (&mut [u32], &mut [u32]) = (&mut parent_array, &mut queue_array);
+    parent.fill(NONE);
+    let edges = edges.view();
+    let mut tail = 0usize;
+    for &r in edges.row(n as u32) {
         if let Some(p) = parent.get_mut(r as usize) {
             if *p == NONE {
                 *p = SUPER;
-                queue.push(r);
-            }
-        }
-    }
-    let mut head = 0;
-    while let Some(&v) = queue.get(head) {
-        head += 1;
-        for &t in edges.row(v) {
-            let w = t & !WEAK;
-            if let Some(p) = parent.get_mut(w as usize) {
-                if *p == NONE {
-                    *p = v;
-                    queue.push(w);
+                if let Some(q) = queue.get_mut(tail) {
+                    *q = r;
+                    tail += 1;
                 }
             }
         }
     }
-    let reached = queue.len();
-    (parent, reached)
+    let mut head = 0;
+    while head < tail {
+        let Some(&v) = queue.get(head) else { break };
+        head += 1;
+        for &w in edges.row(v) {
+            if let Some(p) = parent.get_mut(w as usize) {
+                if *p == NONE {
+                    *p = v;
+                    if let Some(q) = queue.get_mut(tail) {
+                        *q = w;
+                        tail += 1;
+                    }
+                }
+            }
+        }
+    }
+    Ok((parent_array, tail))
 }
 
 /// Marks every node reached from the super-root row `n` over every edge (weak ones too):
 /// one bit per node.
 pub(crate) fn mark(edges: &Edges, n: usize) -> Vec<u64> {
+    let edges = edges.view();
     let mut bits = vec![0u64; n.div_ceil(64)];
     let mut stack: Vec<u32> = vec![n as u32];
     while let Some(v) = stack.pop() {
         for &t in edges.row(v) {
-            let w = t & !WEAK;
+            let w = t;
             if let Some(word) = bits.get_mut(w as usize / 64) {
                 let bit = 1u64 << (w % 64);
                 if *word & bit == 0 {

@@ -120,7 +120,7 @@ pub(crate) fn accumulate_with(
             }
         }
     }
-    for &v in dom.preorder.iter().skip(1).rev() {
+    for &v in dom.preorder().iter().skip(1).rev() {
         let d = dom.idom.get(v as usize).copied().unwrap_or(NONE) as usize;
         let (s, c) = (
             size.get(v as usize).copied().unwrap_or(0),

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use super::super::heap_dump::GcRoot;
 use super::super::types::Id;
 use super::NodeIndex;
-use super::edges::{Edges, WEAK};
+use super::edges::Edges;
 use super::index::{NodeKind, ObjectIndex};
 
 /// Whether a root sub-record makes its object a graph root: every kind except Android's
@@ -169,7 +169,7 @@ pub(crate) fn stand_in_roots(
         let mut referenced = vec![0u64; n.div_ceil(64)];
         for v in 0..n as u32 {
             for &t in edges.row(v) {
-                let w = t & !WEAK;
+                let w = t;
                 if w != v {
                     set(&mut referenced, w);
                 }
@@ -185,7 +185,7 @@ pub(crate) fn stand_in_roots(
             stack.push(start);
             while let Some(v) = stack.pop() {
                 for &t in edges.row(v) {
-                    let w = t & !WEAK;
+                    let w = t;
                     if (w as usize) < n && !is_set(reached, w) {
                         set(reached, w);
                         stack.push(w);

@@ -4,7 +4,11 @@
 use proptest::prelude::*;
 
 use super::dominators::{DominatorTree, NONE, WeakEdges};
-use super::edges::{Edges, WEAK};
+use super::edges::Edges;
+use super::scratch::IN_MEMORY;
+
+/// The weak flag of `Edges::from_rows`.
+const WEAK: u32 = 1 << 31;
 use super::retained::accumulate_with;
 
 /// Rows reachable from `entry` when `removed` is taken out (and weak edges skipped).
@@ -72,7 +76,7 @@ proptest! {
         let n = rows.len() - 1;
         let entry = n;
         let (reached, dom) = dominance(&rows, entry);
-        let tree = DominatorTree::compute(Edges::from_rows(&rows), entry as u32, WeakEdges::Skip);
+        let tree = DominatorTree::compute(Edges::from_rows(&rows), entry as u32, WeakEdges::Skip, &IN_MEMORY).unwrap();
         prop_assert_eq!(tree.reached(), reached.iter().filter(|r| **r).count());
         for y in 0..=n {
             let got = tree.idom(y as u32);
@@ -123,7 +127,8 @@ fn deep_chain_needs_no_recursion() {
         .map(|v| if v + 1 < n { vec![v + 1] } else { vec![] })
         .collect();
     rows.push(vec![0]);
-    let tree = DominatorTree::compute(Edges::from_rows(&rows), n, WeakEdges::Follow);
+    let tree =
+        DominatorTree::compute(Edges::from_rows(&rows), n, WeakEdges::Follow, &IN_MEMORY).unwrap();
     assert_eq!(tree.reached(), n as usize + 1);
     assert_eq!(tree.idom(n - 1), Some(n - 2));
     let (retained, _) = accumulate_with(&tree, n as usize, |_| 1);
