@@ -239,6 +239,11 @@ impl<'s> Exporter<'s> {
                 Err(Stop::Sink(e)) => return Err(e),
             }
         }
+        // The rows of the chunk leave with it: memory is bounded by a chunk's rows, however
+        // many event tables the recording has and however long it is.
+        for i in 0..self.tables.len() {
+            self.flush_table(i)?;
+        }
         Ok(())
     }
 
