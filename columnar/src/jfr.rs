@@ -9,7 +9,7 @@
 //! chunk being read only.
 
 use std::borrow::Cow;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
 
 use arrow_array::ArrayRef;
@@ -88,9 +88,9 @@ impl Summary {
 /// at a time, read the chunks yourself and give them to an [`Exporter`].
 ///
 /// # Errors
-/// [`Error::Jfr`] when `data` does not start with a chunk header (not a recording), and the
-/// sink's errors. A recording cut off or damaged after its first header is not an error: the
-/// summary says where reading stopped ([`Summary::stopped`]).
+/// [`Error::Jfr`] when the first chunk does not decode (not a recording: no chunk header,
+/// or not even its metadata), and the sink's errors. A recording cut off or damaged after
+/// that is not an error: the summary says where reading stopped ([`Summary::stopped`]).
 pub fn export(
     data: &[u8],
     sink: &mut dyn BatchSink,
@@ -154,7 +154,7 @@ pub struct Exporter<'s> {
     sink: &'s mut dyn BatchSink,
     tables: Vec<Table>,
     by_type: HashMap<String, usize>,
-    taken: HashMap<String, ()>,
+    taken: HashSet<String>,
     stacks: StackRows,
     frames: FrameRows,
     next_stack: u64,
@@ -182,7 +182,7 @@ impl<'s> Exporter<'s> {
         summary.rows.insert(table::STACK_FRAMES.to_owned(), 0);
         let taken = [table::STACKS, table::STACK_FRAMES]
             .into_iter()
-            .map(|t| (t.to_owned(), ()))
+            .map(str::to_owned)
             .collect();
         Ok(Exporter {
             sink,
@@ -278,7 +278,7 @@ impl<'s> Exporter<'s> {
         let base = table_name(name);
         let mut table = base.clone();
         let mut n = 1;
-        while self.taken.contains_key(&table) {
+        while self.taken.contains(&table) {
             n += 1;
             table = format!("{base}_{n}");
         }
@@ -289,7 +289,7 @@ impl<'s> Exporter<'s> {
                 .collect::<Vec<_>>(),
         ));
         self.sink.begin(&table, Arc::clone(&schema))?;
-        self.taken.insert(table.clone(), ());
+        self.taken.insert(table.clone());
         self.summary.tables.insert(name.to_owned(), table.clone());
         self.summary.rows.insert(table.clone(), 0);
         let builders = schema
@@ -554,15 +554,15 @@ fn columns(md: &Metadata, class: usize) -> Vec<Column> {
     }
     // Two columns of one name (a field `a_b` beside a struct `a` with a field `b`): the later
     // ones get `_2`, `_3`…
-    let mut seen: HashMap<String, ()> = HashMap::new();
+    let mut seen: HashSet<String> = HashSet::new();
     for col in &mut out {
         let base = col.name.clone();
         let mut n = 1;
-        while seen.contains_key(&col.name) {
+        while seen.contains(&col.name) {
             n += 1;
             col.name = format!("{base}_{n}");
         }
-        seen.insert(col.name.clone(), ());
+        seen.insert(col.name.clone());
     }
     out
 }
@@ -604,31 +604,22 @@ impl<'a> ChunkReader<'_, 'a> {
             ex.summary.undeclared_events += 1;
             return Ok(());
         };
-        if !self.plans.contains_key(&class) {
-            let plan = self.plan(ex, class)?;
-            self.plans.insert(class, plan);
-        }
-        let values = event.values()?;
-        let Some(plan) = self.plans.get(&class) else {
-            return Ok(());
+        // The plan is taken out while the row is made (and put back after: an error ends
+        // the chunk's reading anyway).
+        let plan = match self.plans.remove(&class) {
+            Some(p) => p,
+            None => self.plan(ex, class)?,
         };
-        let (table, n_columns) = (plan.table, plan.columns.len());
+        let values = event.values()?;
         self.row.clear();
-        for k in 0..n_columns {
-            let Some(col) = self
-                .plans
-                .get(&class)
-                .and_then(|p| p.columns.get(k))
-                .cloned()
-            else {
-                continue;
-            };
-            let cell = self.cell(ex, &values.fields, &col)?;
+        // The columns of one struct field follow each other: it is resolved once for them.
+        let mut top: Option<(usize, Value<'a>)> = None;
+        for col in &plan.columns {
+            let cell = self.cell(ex, &values.fields, col, &mut top)?;
             self.row.push(cell);
         }
-        let Some(plan) = self.plans.get(&class) else {
-            return Ok(());
-        };
+        let table = plan.table;
+        let plan = self.plans.entry(class).or_insert(plan);
         let Some(t) = ex.tables.get_mut(table) else {
             return Ok(());
         };
@@ -696,13 +687,14 @@ impl<'a> ChunkReader<'_, 'a> {
         ex: &mut Exporter<'_>,
         fields: &[Value<'a>],
         col: &Column,
+        top: &mut Option<(usize, Value<'a>)>,
     ) -> std::result::Result<Cell<'a>, Stop> {
         let [i, j] = col.path;
-        let Some(top) = fields.get(i) else {
+        let Some(field) = fields.get(i) else {
             return Ok(Cell::Null);
         };
         if col.conv == Conv::StackId && col.depth == 1 {
-            let key = match top {
+            let key = match field {
                 Value::Constant(r) => r.key,
                 v => match v.as_i64() {
                     Some(k) => k,
@@ -720,11 +712,17 @@ impl<'a> ChunkReader<'_, 'a> {
             return Ok(id.map_or(Cell::Null, Cell::UInt));
         }
         let value = if col.depth == 1 {
-            self.resolved(top)?
+            self.resolved(field)?
         } else {
-            match self.resolved(top)? {
-                Value::Object(o) => match o.fields.get(j) {
-                    Some(v) => self.resolved(v)?,
+            if !matches!(top, Some((at, _)) if *at == i) {
+                *top = Some((i, self.resolved(field)?));
+            }
+            match top {
+                Some((_, Value::Object(o))) => match o.fields.get(j) {
+                    Some(v) => {
+                        let v = v.clone();
+                        self.resolved(&v)?
+                    }
                     None => Value::Null,
                 },
                 _ => Value::Null,
