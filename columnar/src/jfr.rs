@@ -13,12 +13,12 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
 
 use arrow_array::ArrayRef;
-use arrow_array::RecordBatch;
 use arrow_array::builder::{
     BooleanBuilder, DurationNanosecondBuilder, Float32Builder, Float64Builder, Int8Builder,
     Int16Builder, Int32Builder, Int64Builder, StringBuilder, TimestampMicrosecondBuilder,
     UInt8Builder, UInt16Builder, UInt32Builder, UInt64Builder,
 };
+use arrow_array::{RecordBatch, RecordBatchOptions};
 use arrow_schema::{DataType, Field, Schema, SchemaRef, TimeUnit};
 
 use ::jfr::{Chunk, Duration, FieldKind, Metadata, Timestamp, Unit, Value};
@@ -42,18 +42,19 @@ const STACK_TRACE_CLASS: &str = "jdk.types.StackTrace";
 const MAX_UNWRAP: usize = 8;
 
 /// The table an event type is written to: its name with every character other than an ASCII
-/// letter, digit or `_` replaced by `_` (`jdk.ExecutionSample` → `jdk_ExecutionSample`).
-/// [`Exporter`] adds `_2`, `_3`… to a name already taken by another type or by `stacks` and
-/// `stack_frames`.
+/// letter, digit or `_` replaced by `_` (`jdk.ExecutionSample` → `jdk_ExecutionSample`), and
+/// `event_` before a name that does not start with a letter (engines skip folders whose name
+/// starts with `_` or `.`). [`Exporter`] adds `_2`, `_3`… to a name already taken by another
+/// type or by `stacks` and `stack_frames`.
 pub fn table_name(event_type: &str) -> String {
     let name: String = event_type
         .chars()
         .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
         .collect();
-    if name.is_empty() {
-        "event".to_owned()
-    } else {
+    if name.starts_with(|c: char| c.is_ascii_alphabetic()) {
         name
+    } else {
+        format!("event_{name}")
     }
 }
 
@@ -68,8 +69,9 @@ pub struct Summary {
     pub chunks: u64,
     /// Events skipped because the metadata declares no type for them.
     pub undeclared_events: u64,
-    /// Values left null because a later chunk's metadata gives a column a different type
-    /// than the chunk the table was made from.
+    /// Values left out because a later chunk's metadata declares their field differently
+    /// (another type, or a field the table's first chunk did not have): the table keeps the
+    /// columns of the first chunk that held its type.
     pub mismatched_values: u64,
     /// Why reading stopped before the end of the recording (a recording cut mid-chunk, or
     /// damage), with its byte offset in the recording; every event before it was written.
@@ -316,7 +318,12 @@ impl<'s> Exporter<'s> {
             return Ok(());
         }
         let columns: Vec<ArrayRef> = t.builders.iter_mut().map(Builder::finish).collect();
-        let batch = RecordBatch::try_new(Arc::clone(&t.schema), columns)?;
+        // The row count is given: an event type may declare no field at all.
+        let batch = RecordBatch::try_new_with_options(
+            Arc::clone(&t.schema),
+            columns,
+            &RecordBatchOptions::new().with_row_count(Some(t.len)),
+        )?;
         let n = t.len as u64;
         t.len = 0;
         self.sink.write(&t.name, batch)?;
@@ -573,6 +580,9 @@ struct Plan {
     columns: Vec<Column>,
     /// For each column of the table, the index in `columns` that fills it (`None`: null).
     fills: Vec<Option<usize>>,
+    /// The columns that fill none of the table's (another name or type than its first
+    /// chunk gave them): their values are dropped.
+    unused: Vec<usize>,
 }
 
 /// One value of a row, before it is appended.
@@ -623,7 +633,11 @@ impl<'a> ChunkReader<'_, 'a> {
         let Some(t) = ex.tables.get_mut(table) else {
             return Ok(());
         };
-        let mut mismatched = 0;
+        let mut mismatched = plan
+            .unused
+            .iter()
+            .filter(|&&k| !matches!(self.row.get(k), Some(Cell::Null) | None))
+            .count() as u64;
         for (b, fill) in t.builders.iter_mut().zip(&plan.fills) {
             let cell = fill.and_then(|k| self.row.get(k)).unwrap_or(&Cell::Null);
             if !b.append(cell) {
@@ -658,10 +672,14 @@ impl<'a> ChunkReader<'_, 'a> {
                 .collect(),
             None => Vec::new(),
         };
+        let unused = (0..columns.len())
+            .filter(|k| !fills.contains(&Some(*k)))
+            .collect();
         Ok(Plan {
             table,
             columns,
             fills,
+            unused,
         })
     }
 
@@ -968,4 +986,22 @@ fn push<T: arrow_array::types::ArrowPrimitiveType>(
 ) -> bool {
     b.append_option(v);
     v.is_some()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::table_name;
+
+    #[test]
+    fn table_names_are_folder_names_engines_read() {
+        assert_eq!(table_name("jdk.ExecutionSample"), "jdk_ExecutionSample");
+        assert_eq!(
+            table_name("com.example.My-Event$1"),
+            "com_example_My_Event_1"
+        );
+        assert_eq!(table_name("_SUCCESS"), "event__SUCCESS");
+        assert_eq!(table_name(".hidden"), "event__hidden");
+        assert_eq!(table_name("1x"), "event_1x");
+        assert_eq!(table_name(""), "event_");
+    }
 }

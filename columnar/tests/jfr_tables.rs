@@ -513,3 +513,94 @@ fn another_format_is_an_error() {
         assert!(matches!(e, columnar::Error::Jfr(_)), "{e}");
     }
 }
+
+/// Hand-made chunks for what real recordings rarely hold: an event type named like a fixed
+/// table, one of no field, an array field, and a later chunk that declares a type anew with
+/// a field retyped and one added.
+#[test]
+fn tables_follow_each_chunks_metadata() {
+    use jfr::testing::{ClassSpec, FieldSpec, checkpoint_event, chunk, metadata_event, record};
+    let field = |name, class_id, array| FieldSpec {
+        name,
+        class_id,
+        array,
+        ..FieldSpec::default()
+    };
+    let base = |id, name| ClassSpec {
+        id,
+        name,
+        ..ClassSpec::default()
+    };
+    let event = |id, name, fields| ClassSpec {
+        id,
+        name,
+        super_type: Some("jdk.jfr.Event"),
+        fields,
+        ..ClassSpec::default()
+    };
+    let first = metadata_event(&[
+        base(20, "long"),
+        base(21, "java.lang.String"),
+        event(
+            30,
+            "stacks",
+            vec![
+                field("startTime", 20, false),
+                field("value", 20, false),
+                field("tags", 21, true),
+            ],
+        ),
+        event(31, "empty.Event", vec![]),
+    ]);
+    let mut tick = vec![5, 42, 2];
+    jfr::testing::string(&mut tick, "a");
+    jfr::testing::string(&mut tick, "b");
+    let mut data = chunk(
+        &first,
+        &[record(30, &tick), record(31, &[])],
+        &checkpoint_event(0, &[]),
+    );
+    let second = metadata_event(&[
+        base(20, "long"),
+        base(21, "java.lang.String"),
+        event(
+            30,
+            "stacks",
+            vec![
+                field("startTime", 20, false),
+                field("value", 21, false),
+                field("extra", 20, false),
+            ],
+        ),
+    ]);
+    let mut retyped = vec![6];
+    jfr::testing::string(&mut retyped, "x");
+    retyped.push(9);
+    data.extend(chunk(
+        &second,
+        &[record(30, &retyped)],
+        &checkpoint_event(0, &[]),
+    ));
+    let mut sink = MemorySink::new();
+    let summary = columnar::jfr::export(&data, &mut sink, &mut |_| {}).unwrap();
+    assert!(summary.is_complete(), "{:?}", summary.stopped);
+    assert_eq!(summary.chunks, 2);
+    assert_eq!(summary.tables["stacks"], "stacks_2");
+    assert_eq!(summary.tables["empty.Event"], "empty_Event");
+    assert_eq!(sink.rows("stacks"), 0);
+    assert_eq!(sink.rows("empty_Event"), 1);
+    assert_eq!(sink.rows("stacks_2"), 2);
+    assert_eq!(
+        column(&sink, "stacks_2", "value"),
+        [Json::from(42), Json::Null]
+    );
+    assert_eq!(
+        column(&sink, "stacks_2", "tags"),
+        [Json::from("[a, b]"), Json::Null]
+    );
+    // The second chunk's `value` (a string now) and `extra` have no column to go to.
+    assert_eq!(summary.mismatched_values, 2);
+    let (schema, _) = &sink.tables["stacks_2"];
+    let names: Vec<&str> = schema.fields().iter().map(|f| f.name().as_str()).collect();
+    assert_eq!(names, ["startTime", "value", "tags"]);
+}
