@@ -132,15 +132,18 @@ pub fn export(
     exporter.finish()
 }
 
-/// Writes the chunks of a recording it is given, one at a time, to a sink.
+/// Writes the chunks of a recording it is given, one at a time, to a sink: read each chunk's
+/// bytes (its header gives its size) into a buffer, parse it there, hand it over with the
+/// offset it had in the file, and only one chunk is in memory at a time.
 ///
 /// ```
 /// use columnar::{MemorySink, jfr::Exporter};
 ///
-/// let data = ::jfr::testing::tiny_recording(); // one chunk, one `demo.Tick` event
+/// // One chunk read from a file (here built by hand: one `demo.Tick` event).
+/// let buffer = ::jfr::testing::tiny_recording();
 /// let mut sink = MemorySink::new();
 /// let mut exporter = Exporter::new(&mut sink)?;
-/// for (offset, chunk) in [(0, ::jfr::Chunk::parse(&data, 0))] {
+/// for (offset, chunk) in [(0, ::jfr::Chunk::parse(&buffer, 0))] {
 ///     match chunk {
 ///         Ok(chunk) => exporter.chunk(&chunk, offset)?,
 ///         Err(e) => exporter.stop(e.with_base(offset)),
