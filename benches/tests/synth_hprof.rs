@@ -8,8 +8,9 @@
 )]
 
 use std::process::Command;
+use std::sync::atomic::Ordering;
 
-use hprof::binary::graph::{Graph, NodeIndex, Options};
+use hprof::binary::graph::{Array, Graph, NodeIndex, Options, Scratch};
 
 fn synth(objects: u64, seed: u64, name: &str) -> Vec<u8> {
     let dir = std::env::temp_dir().join(format!("synth-hprof-{}", std::process::id()));
@@ -131,4 +132,155 @@ fn the_graph_of_a_synthetic_dump_keeps_its_invariants() {
             }
         }
     }
+}
+
+/// Scratch storage in heap memory that counts what it hands out.
+#[derive(Default)]
+struct Counting {
+    bytes: std::sync::atomic::AtomicU64,
+    arrays: std::sync::Mutex<Vec<&'static str>>,
+}
+
+impl Scratch for Counting {
+    fn u32s(&self, len: usize, what: &'static str) -> hprof::binary::Result<Array<u32>> {
+        self.bytes.fetch_add(4 * len as u64, Ordering::Relaxed);
+        self.arrays.lock().unwrap().push(what);
+        Ok(Box::new(vec![0u32; len]))
+    }
+
+    fn u64s(&self, len: usize, what: &'static str) -> hprof::binary::Result<Array<u64>> {
+        self.bytes.fetch_add(8 * len as u64, Ordering::Relaxed);
+        self.arrays.lock().unwrap().push(what);
+        Ok(Box::new(vec![0u64; len]))
+    }
+}
+
+/// Scratch storage that fails.
+struct Full;
+
+impl Scratch for Full {
+    fn u32s(&self, len: usize, what: &'static str) -> hprof::binary::Result<Array<u32>> {
+        Err(hprof::binary::Error::Scratch {
+            what,
+            len: len as u64,
+            message: "no space left on device".to_owned(),
+        })
+    }
+
+    fn u64s(&self, len: usize, what: &'static str) -> hprof::binary::Result<Array<u64>> {
+        self.u32s(len, what).map(|_| unreachable!())
+    }
+}
+
+#[test]
+fn the_caller_s_scratch_storage_gives_the_same_graph() {
+    let data = synth(50_000, 3, "scratch.hprof");
+    let plain = Graph::build(&data, Options::default()).unwrap();
+    let counting = Counting::default();
+    let options = Options {
+        scratch: &counting,
+        ..Options::default()
+    };
+    let graph = Graph::build(&data, options).unwrap();
+    assert_eq!(graph.summary(), plain.summary());
+    assert_eq!(graph.top_retained(50), plain.top_retained(50));
+    let n = graph.index().len();
+    for v in (0..n as NodeIndex).step_by(101) {
+        assert_eq!(graph.retained(v), plain.retained(v));
+        assert_eq!(graph.path(v), plain.path(v));
+    }
+    // The arrays of the memory model, and no other: offsets, references, depth-first order,
+    // predecessors, then (for the paths) references again, parents and the queue.
+    let arrays = counting.arrays.lock().unwrap().clone();
+    for what in [
+        "object offsets",
+        "references",
+        "reference row starts",
+        "depth-first order",
+        "predecessors",
+        "predecessor row starts",
+        "shortest-path parents",
+        "breadth-first queue",
+    ] {
+        assert!(arrays.contains(&what), "{what} not in {arrays:?}");
+    }
+    assert!(counting.bytes.load(Ordering::Relaxed) >= 8 * n as u64);
+    // Storage that fails is an error naming the array, never a panic or a wrong answer.
+    let full = Options {
+        scratch: &Full,
+        ..Options::default()
+    };
+    let e = Graph::build(&data, full).unwrap_err();
+    assert!(
+        e.to_string()
+            .starts_with("scratch storage for object offsets"),
+        "{e}"
+    );
+}
+
+#[test]
+#[ignore = "needs ahat-peer built: cp -r ../shared/tools/ahat-peer /tmp/ahat-peer && sh /tmp/ahat-peer/build.sh, then AHAT_PEER_JAR=/tmp/ahat-peer/build/ahat-peer.jar cargo test --release -p benches --test synth_hprof -- --ignored"]
+fn every_object_of_a_million_object_dump_matches_ahat() {
+    let jar = std::env::var("AHAT_PEER_JAR")
+        .expect("set AHAT_PEER_JAR to the built ahat-peer.jar (see the ignore reason)");
+    let dir = std::env::temp_dir().join(format!("synth-ahat-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("synth-1m.hprof");
+    let data = synth(1_000_000, 7, "synth-1m.hprof");
+    std::fs::write(&path, &data).unwrap();
+    let tsv = dir.join("synth-1m.tsv");
+    let status = Command::new("java")
+        .args(["-Xmx4g", "-jar", &jar, "--top", "1", "--quiet", "--all"])
+        .arg(&tsv)
+        .arg(&path)
+        .stdout(std::process::Stdio::null())
+        .status()
+        .unwrap();
+    assert!(status.success(), "ahat-peer failed");
+    let graph = Graph::build(&data, Options::ahat()).unwrap();
+    let text = std::fs::read_to_string(&tsv).unwrap();
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().unwrap().split('\t').collect();
+    let col = |n: &str| header.iter().position(|h| *h == n).unwrap();
+    let (id_c, sh_c, re_c, dom_c) = (col("id"), col("shallow"), col("retained"), col("dominator"));
+    let mut compared = 0u64;
+    let mut in_tree = 0u64;
+    for l in lines {
+        let f: Vec<&str> = l.split('\t').collect();
+        let id: u64 = f[id_c].parse().unwrap();
+        let v = graph
+            .node(id)
+            .unwrap_or_else(|| panic!("ahat's object {id} is not ours"));
+        if f[dom_c].is_empty() || f[dom_c] == "null" {
+            assert!(
+                !graph.in_dominator_tree(v),
+                "{id}: ahat has it outside the tree"
+            );
+            continue;
+        }
+        in_tree += 1;
+        let r = graph.retained(v);
+        assert_eq!(
+            r.shallow,
+            f[sh_c].parse::<u64>().unwrap(),
+            "shallow of {id}"
+        );
+        assert_eq!(
+            r.retained,
+            f[re_c].parse::<u64>().unwrap(),
+            "retained of {id}"
+        );
+        assert_eq!(
+            r.dominator.unwrap_or(0),
+            f[dom_c].parse::<u64>().unwrap(),
+            "dominator of {id}"
+        );
+        compared += 1;
+    }
+    let ours_in_tree = (0..graph.index().len() as NodeIndex)
+        .filter(|&v| graph.in_dominator_tree(v))
+        .count() as u64;
+    assert_eq!(ours_in_tree, in_tree);
+    assert!(compared > 900_000, "{compared}");
+    std::fs::remove_dir_all(&dir).ok();
 }

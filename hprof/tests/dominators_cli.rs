@@ -228,3 +228,43 @@ fn class_objects_are_named_after_their_class_and_text_is_a_table() {
         ]
     );
 }
+
+#[test]
+fn scratch_files_give_the_same_answer_and_leave_nothing_behind() {
+    let dir = std::env::temp_dir().join(format!("dominators-scratch-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let dir_arg = dir.to_str().unwrap();
+    for policy in ["recorded", "ahat"] {
+        let args = [
+            "tests/data/binary/heapgen_jdk17.hprof",
+            "--top",
+            "20",
+            "--policy",
+            policy,
+            "--path",
+            "4250515200",
+        ];
+        let plain = tool().run(&args);
+        expect(&plain, 0, "dominators", policy);
+        let mut with = args.to_vec();
+        with.extend(["--scratch", dir_arg]);
+        let scratch = tool().run(&with);
+        expect(&scratch, 0, "dominators", policy);
+        assert_eq!(scratch.stdout, plain.stdout, "{policy}");
+    }
+    // The files are deleted as soon as they are made.
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
+    std::fs::remove_dir(&dir).unwrap();
+    // A folder that is not there: an error naming it, exit 1.
+    let out = tool().run(&[
+        "tests/data/binary/heapgen_jdk17.hprof",
+        "--scratch",
+        "/nonexistent-scratch-dir",
+    ]);
+    expect(&out, 1, "dominators", "no scratch folder");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("/nonexistent-scratch-dir: not a directory"),
+        "{err}"
+    );
+}

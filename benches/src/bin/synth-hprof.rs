@@ -65,6 +65,8 @@ const ARRAY_CLASS: u64 = 0x130;
 const CACHE_CLASS: u64 = 0x140;
 const LINK_CLASS: u64 = 0x150;
 const REGISTRY_CLASS: u64 = 0x160;
+const CLASS_CLASS: u64 = 0x170;
+const BYTE_ARRAY_CLASS: u64 = 0x180;
 const FIRST_C: u64 = 0x1000;
 const OBJECT_BASE: u64 = 0x7_0000_0000;
 
@@ -370,6 +372,25 @@ fn write_dump<W: Write>(out: W, plan: &Plan, progress: &mut dyn FnMut(u64)) -> i
         0,
         Vec::new(),
         0,
+        Vec::new(),
+        0,
+    ));
+    // What readers look up by name: the class of class objects, and of the strings' bytes.
+    classes.push((
+        CLASS_CLASS,
+        "java/lang/Class".into(),
+        OBJECT_CLASS,
+        Vec::new(),
+        96,
+        Vec::new(),
+        0,
+    ));
+    classes.push((
+        BYTE_ARRAY_CLASS,
+        "[B".into(),
+        OBJECT_CLASS,
+        Vec::new(),
+        16,
         Vec::new(),
         0,
     ));

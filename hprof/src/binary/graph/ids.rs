@@ -30,7 +30,13 @@ pub(crate) struct Ids {
     runs: Vec<Run>,
     /// Per run, `buckets + 1` node indices: bucket `k` holds nodes `table[k]..table[k + 1]`.
     table: Vec<u32>,
+    /// When the high words span at most [`DIRECT`] values: per high word from the first
+    /// run's, the index of its run (`u32::MAX`: none).
+    direct: Vec<u32>,
 }
+
+/// The widest span of high words looked up through a direct table (16 KiB).
+const DIRECT: u32 = 4096;
 
 impl Ids {
     /// From sorted, distinct ids (at most `u32::MAX` of them).
@@ -79,7 +85,23 @@ impl Ids {
             });
             start = end;
         }
-        Ids { lo, runs, table }
+        let mut direct = Vec::new();
+        if let (Some(first), Some(last)) = (runs.first(), runs.last()) {
+            if last.hi - first.hi < DIRECT {
+                direct = vec![u32::MAX; (last.hi - first.hi) as usize + 1];
+                for (k, r) in runs.iter().enumerate() {
+                    if let Some(slot) = direct.get_mut((r.hi - first.hi) as usize) {
+                        *slot = k as u32;
+                    }
+                }
+            }
+        }
+        Ids {
+            lo,
+            runs,
+            table,
+            direct,
+        }
     }
 
     /// Number of ids.
@@ -106,6 +128,10 @@ impl Ids {
         let lo = id as u32;
         let run = match self.runs.as_slice() {
             [only] if only.hi == hi => only,
+            runs if !self.direct.is_empty() => {
+                let k = hi.checked_sub(runs.first()?.hi)?;
+                runs.get(*self.direct.get(k as usize)? as usize)?
+            }
             runs => {
                 let r = runs.binary_search_by_key(&hi, |r| r.hi).ok()?;
                 runs.get(r)?
@@ -138,6 +164,7 @@ impl Ids {
         self.lo.capacity() * 4
             + self.table.capacity() * 4
             + self.runs.capacity() * std::mem::size_of::<Run>()
+            + self.direct.capacity() * 4
     }
 }
 

@@ -298,8 +298,8 @@ impl<'a> ObjectIndex<'a> {
         self.ids.len() == 0
     }
 
-    /// Bytes of heap memory the index holds per object, about (the ids and their lookup
-    /// table; the file offsets live in the scratch storage).
+    /// Bytes of heap memory the ids and their lookup table hold (about 5 per object; the file
+    /// offsets live in the scratch storage, the classes and names are not counted).
     pub fn heap_bytes(&self) -> usize {
         self.ids.heap_bytes()
     }

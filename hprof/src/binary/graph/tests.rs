@@ -134,3 +134,27 @@ fn deep_chain_needs_no_recursion() {
     let (retained, _) = accumulate_with(&tree, n as usize, |_| 1);
     assert_eq!(retained[0], u64::from(n));
 }
+
+#[test]
+fn past_the_node_limit_is_an_error_naming_count_and_limit() {
+    use super::super::write::HeapBuilder;
+    use super::super::{Error, IdSize};
+    use super::index::{MAX_NODES, ObjectIndex};
+    let mut heap = HeapBuilder::new(IdSize::Eight);
+    heap.class(0x10, "java.lang.Object", 0, &[])
+        .instance(0x100, 0x10, &[])
+        .instance(0x101, 0x10, &[]);
+    let data = heap.build().unwrap();
+    // Three nodes: the class and two instances.
+    assert_eq!(
+        ObjectIndex::build_limited(&data, &IN_MEMORY, 3)
+            .unwrap()
+            .len(),
+        3
+    );
+    let e = ObjectIndex::build_limited(&data, &IN_MEMORY, 2).unwrap_err();
+    assert_eq!(e, Error::TooManyObjects { count: 3, limit: 2 });
+    assert_eq!(e.to_string(), "3 objects: the heap graph holds at most 2");
+    // The real limit leaves room for the super-root's row and "none" in `u32`s.
+    assert_eq!(MAX_NODES as u64, (1u64 << 32) - 2);
+}
