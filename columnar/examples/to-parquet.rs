@@ -440,7 +440,11 @@ fn export_recording(mut file: File, size: u64, sink: &mut Sink) -> Result<Outcom
         if exporter.stopped().is_some() {
             break;
         }
-        pos += chunk.range().end as u64;
+        let read = chunk.range().end as u64;
+        if read == 0 {
+            break;
+        }
+        pos += read;
         if let Some(b) = &bar {
             b.set_position(pos);
         }
