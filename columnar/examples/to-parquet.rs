@@ -40,8 +40,8 @@ options:
   --rows-per-part N   split tables into files of at most N rows (default 8388608)
   --column-threads yes|no
                       encode each column on a thread of its own (default: yes with 4 cores
-                      or more, no for a JFR recording and its many small tables; the files
-                      are the same either way)
+                      or more, no for a JFR recording, whose many small tables are all
+                      written on one thread; the files are the same either way)
   --force             replace the tables of an earlier export in OUTDIR
   -h, --help          this text
   --version           the version
@@ -223,8 +223,9 @@ fn main() -> ExitCode {
     };
     let store = DirStore::new(&args.out);
     let mut sink = ParquetSink::new(store).with_rows_per_part(args.rows_per_part);
-    // A recording has tens of small tables: a thread per column of each would be hundreds of
-    // threads for little work.
+    // A recording has tens of small tables: a thread for each (let alone for each of their
+    // columns) would cost more memory (stacks, allocator arenas) than it saves time. They are
+    // written on this thread.
     let column_threads = match (&args.column_threads, &opened) {
         (Some(threads), _) => Some(*threads),
         (None, Input::Recording(..)) => Some(false),
@@ -232,6 +233,9 @@ fn main() -> ExitCode {
     };
     if let Some(threads) = column_threads {
         sink = sink.with_column_threads(threads);
+    }
+    if matches!(opened, Input::Recording(..)) {
+        sink = sink.with_table_threads(false);
     }
     let outcome = match opened {
         Input::Dump(map) => export_dump(&map, &mut sink),
