@@ -226,9 +226,9 @@ impl<'s> Exporter<'s> {
         self.summary.chunks += 1;
         let mut reader = ChunkReader {
             chunk,
-            plans: HashMap::new(),
-            stack_ids: HashMap::new(),
-            constants: HashMap::new(),
+            plans: Vec::new(),
+            stack_ids: HashMap::default(),
+            constants: HashMap::default(),
             row: Vec::new(),
         };
         for event in chunk.events() {
@@ -588,6 +588,54 @@ struct Plan {
     unused: Vec<usize>,
 }
 
+/// Hashes the integer keys of the per-chunk maps (pool keys, class indexes) with a folded
+/// multiplication seeded per map from the standard library's random state: SipHash's cost
+/// showed in profiles, and keys come from the recording, so the hash still depends on a
+/// secret seed and on every bit of the key.
+#[derive(Clone)]
+struct KeyHasher {
+    seed: u64,
+}
+
+impl Default for KeyHasher {
+    fn default() -> Self {
+        use std::hash::BuildHasher;
+        KeyHasher {
+            seed: std::collections::hash_map::RandomState::new().hash_one(0x006a_6672_u64),
+        }
+    }
+}
+
+impl std::hash::BuildHasher for KeyHasher {
+    type Hasher = MulHasher;
+    fn build_hasher(&self) -> MulHasher {
+        MulHasher(self.seed)
+    }
+}
+
+struct MulHasher(u64);
+
+impl std::hash::Hasher for MulHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        let product = u128::from(self.0 ^ n) * 0x9e37_79b9_7f4a_7c15_u128;
+        self.0 = (product as u64) ^ ((product >> 64) as u64);
+    }
+    fn write_i64(&mut self, n: i64) {
+        self.write_u64(n as u64);
+    }
+    fn write_usize(&mut self, n: usize) {
+        self.write_u64(n as u64);
+    }
+}
+
 /// One value of a row, before it is appended.
 enum Cell<'a> {
     Null,
@@ -601,9 +649,10 @@ enum Cell<'a> {
 /// The state of reading one chunk: plans per event type, stack ids and resolved constants.
 struct ChunkReader<'c, 'a> {
     chunk: &'c Chunk<'a>,
-    plans: HashMap<usize, Plan>,
-    stack_ids: HashMap<i64, Option<u64>>,
-    constants: HashMap<(usize, i64), Value<'a>>,
+    /// By class index (at most the metadata's classes).
+    plans: Vec<Option<Plan>>,
+    stack_ids: HashMap<i64, Option<u64>, KeyHasher>,
+    constants: HashMap<(usize, i64), Value<'a>, KeyHasher>,
     row: Vec<Cell<'a>>,
 }
 
@@ -619,7 +668,7 @@ impl<'a> ChunkReader<'_, 'a> {
         };
         // The plan is taken out while the row is made (and put back after: an error ends
         // the chunk's reading anyway).
-        let plan = match self.plans.remove(&class) {
+        let plan = match self.plans.get_mut(class).and_then(Option::take) {
             Some(p) => p,
             None => self.plan(ex, class)?,
         };
@@ -632,7 +681,13 @@ impl<'a> ChunkReader<'_, 'a> {
             self.row.push(cell);
         }
         let table = plan.table;
-        let plan = self.plans.entry(class).or_insert(plan);
+        if self.plans.len() <= class {
+            self.plans.resize_with(class + 1, || None);
+        }
+        let Some(slot) = self.plans.get_mut(class) else {
+            return Ok(());
+        };
+        let plan = slot.insert(plan);
         let Some(t) = ex.tables.get_mut(table) else {
             return Ok(());
         };
