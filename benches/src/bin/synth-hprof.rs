@@ -17,7 +17,8 @@
 //! - the general heap: instances of 300 classes `com.synth.C0…C299` with 0–6 reference fields
 //!   (some inheriting fields from a superclass), object arrays with heavy-tailed lengths,
 //!   `java.lang.String`s with their `byte[]` values; each region is a tree of references
-//!   (object r refers to r·4+1 … r·4+4) plus random references inside the region;
+//!   (object r refers to r·4+1 … r·4+4) plus random references inside the region, fifteen in
+//!   sixteen to objects within 32,768 of the referrer (a compacted heap's locality);
 //! - 5% unreachable garbage at the end, referring only to itself;
 //! - every class is a `ROOT_STICKY_CLASS`.
 #![allow(clippy::print_stdout, clippy::print_stderr)]
@@ -49,6 +50,9 @@ options:
 exit status: 0 written; 1 OUT could not be written (nothing is left behind);
 2 bad arguments.
 ";
+
+/// How far a near reference reaches, in objects either side.
+const NEAR: u64 = 1 << 15;
 
 /// Classes of the general heap.
 const CLASSES: u64 = 300;
@@ -108,6 +112,17 @@ impl Region {
     /// A pseudo-random object of the region.
     fn random(self, h: u64) -> u64 {
         self.start + h % self.len().max(1)
+    }
+    /// A pseudo-random object of the region near object `i`: fifteen times in sixteen within
+    /// [`NEAR`] objects of it, else anywhere in the region. Real heaps are like that: a
+    /// compacting collector keeps objects in allocation order (or copies a referent next to
+    /// its referrer), so most references go to neighbours.
+    fn random_near(self, i: u64, h: u64) -> u64 {
+        if h % 16 == 0 || self.len() <= 2 * NEAR {
+            return self.random(h >> 4);
+        }
+        let lo = i.saturating_sub(NEAR).clamp(self.start, self.end - 2 * NEAR);
+        lo + (h >> 4) % (2 * NEAR)
     }
 }
 
@@ -375,25 +390,6 @@ fn write_dump<W: Write>(out: W, plan: &Plan, progress: &mut dyn FnMut(u64)) -> i
         Vec::new(),
         0,
     ));
-    // What readers look up by name: the class of class objects, and of the strings' bytes.
-    classes.push((
-        CLASS_CLASS,
-        "java/lang/Class".into(),
-        OBJECT_CLASS,
-        Vec::new(),
-        96,
-        Vec::new(),
-        0,
-    ));
-    classes.push((
-        BYTE_ARRAY_CLASS,
-        "[B".into(),
-        OBJECT_CLASS,
-        Vec::new(),
-        16,
-        Vec::new(),
-        0,
-    ));
     let f = field_bytes(
         &mut names,
         &[("value", BasicType::Object), ("coder", BasicType::Byte)],
@@ -475,6 +471,25 @@ fn write_dump<W: Write>(out: W, plan: &Plan, progress: &mut dyn FnMut(u64)) -> i
         0,
         statics,
         CACHES as u16,
+    ));
+    // What readers look up by name: the class of class objects, and of the strings' bytes.
+    classes.push((
+        CLASS_CLASS,
+        "java/lang/Class".into(),
+        OBJECT_CLASS,
+        Vec::new(),
+        96,
+        Vec::new(),
+        0,
+    ));
+    classes.push((
+        BYTE_ARRAY_CLASS,
+        "[B".into(),
+        OBJECT_CLASS,
+        Vec::new(),
+        16,
+        Vec::new(),
+        0,
     ));
     for k in 0..CLASSES {
         let mut fields: Vec<(String, BasicType)> = (0..c_refs(k))
@@ -629,7 +644,7 @@ fn write_object<W: Write>(out: &mut Out<W>, plan: &Plan, i: u64) -> io::Result<(
         }
         Kind::Array(len) => {
             let children = (0..4).filter_map(|c| region.child(r, c));
-            let randoms = (0..len).map(|k| region.random(mix(h, k)));
+            let randoms = (0..len).map(|k| region.random_near(i, mix(h, k)));
             out.array(
                 i,
                 children
@@ -649,7 +664,7 @@ fn write_object<W: Write>(out: &mut Out<W>, plan: &Plan, i: u64) -> io::Result<(
                         Some(t) => object_id(t),
                         // A few null fields, as real heaps have.
                         None if mix(h, j) % 8 == 0 => 0,
-                        None => object_id(region.random(mix(h, j))),
+                        None => object_id(region.random_near(i, mix(h, j))),
                     };
                     data.extend_from_slice(&id.to_be_bytes());
                     j += 1;
