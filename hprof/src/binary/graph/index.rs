@@ -127,6 +127,9 @@ impl<'a> ObjectIndex<'a> {
         let mut instances: IdMap<(u32, u64)> = IdMap::default();
         // References of object arrays and class objects, at most.
         let mut other_refs = 0u64;
+        // References of instances, at most, by their lengths alone (ids that fit, and the
+        // class): bounds the estimate by layouts when a class's instances differ in length.
+        let mut instance_refs_by_length = 0u64;
         // The stretches of the file holding sub-records that decode, for the second pass.
         let mut stretches: Vec<(u64, u64)> = Vec::new();
         // While the ids come in ascending order (as a dump written in address order has
@@ -179,6 +182,7 @@ impl<'a> ObjectIndex<'a> {
                             let e = instances.entry(i.class_id).or_insert((0, 0));
                             e.0 = e.0.max(len);
                             e.1 += 1;
+                            instance_refs_by_length += (i.data.len() / id_size.bytes()) as u64 + 1;
                         }
                         SubRecord::ObjectArrayDump(a) => {
                             ids.push(a.array_id);
@@ -284,13 +288,17 @@ impl<'a> ObjectIndex<'a> {
         };
         let longest: IdMap<u32> = instances.iter().map(|(&k, &(l, _))| (k, l)).collect();
         ix.build_layouts(&longest);
-        ix.edge_bound = instances
+        let by_layout = instances
             .iter()
             .map(|(class_id, &(_, count))| {
                 let refs = ix.layout(*class_id).map_or(0, |l| l.refs.len() as u64);
                 count.saturating_mul(refs + 1)
             })
-            .fold(other_refs, u64::saturating_add);
+            .fold(0, u64::saturating_add);
+        // Never more than the input's bytes can hold, whatever the layouts say.
+        ix.edge_bound = by_layout
+            .min(instance_refs_by_length)
+            .saturating_add(other_refs);
         Ok(ix)
     }
 
