@@ -17,7 +17,8 @@
 //! - the general heap: instances of 300 classes `com.synth.C0…C299` with 0–6 reference fields
 //!   (some inheriting fields from a superclass), object arrays with heavy-tailed lengths,
 //!   `java.lang.String`s with their `byte[]` values; each region is a tree of references
-//!   (object r refers to r·4+1 … r·4+4) plus random references inside the region, fifteen in
+//!   (object r refers to r·4+1 … r·4+4, so the first quarter are instances with four or more
+//!   reference fields or object arrays) plus random references inside the region, fifteen in
 //!   sixteen to objects within 32,768 of the referrer (a compacted heap's locality);
 //! - 5% unreachable garbage at the end, referring only to itself;
 //! - every class is a `ROOT_STICKY_CLASS`.
@@ -253,6 +254,17 @@ fn c_depth(k: u64) -> u64 {
 }
 
 fn kind(plan: &Plan, region: Region, i: u64) -> Kind {
+    // The first quarter of a region are the tree's inner objects: each holds its four
+    // children, so every object of the region is reachable from its root.
+    if (i - region.start) < region.len().div_ceil(4) {
+        let h = mix(plan.seed ^ 0x1AAE, i);
+        return if h % 10 < 3 {
+            Kind::Array(4 + (h >> 8) % 13)
+        } else {
+            // A class with at least four reference fields: C8, C9, C18, C19, …
+            Kind::Instance(10 * ((h >> 8) % (CLASSES / 10)) + 8 + (h >> 20) % 2)
+        };
+    }
     // Objects come in pairs so that a string's byte[] is always the object after it.
     let pair = (i - region.start) / 2;
     let h = mix(plan.seed, region.start.wrapping_add(pair));
