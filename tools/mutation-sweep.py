@@ -61,6 +61,7 @@ EXAMPLES = [
     Example("hprof-format", "leak-suspects", "hprof", ["--duplicate-strings", "{in}"]),
     Example("hprof-format", "hprof-txt", "hprof-ascii", ["{in}"]),
     Example("jvmprof-columnar", "to-parquet", "hprof", ["--force", "{in}", "{out}"]),
+    Example("jvmprof-columnar", "to-parquet", "jfr", ["--force", "{in}", "{out}"]),
     Example("pointsto", "calltree", "pointsto-calltree", ["{in}"]),
     Example("pointsto", "objecttree", "pointsto-objecttree", ["{in}"]),
     Example("iprof", "iprof-stats", "iprof", ["{in}"]),

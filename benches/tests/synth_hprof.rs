@@ -75,63 +75,12 @@ fn the_graph_of_a_synthetic_dump_keeps_its_invariants() {
     // The objects, and the classes on top.
     assert!(s.objects > n && s.objects < n + 400, "{s:?}");
     assert!(s.unreachable > n / 20, "the garbage is unreachable: {s:?}");
-    let len = graph.index().len() as NodeIndex;
-    // Retained ≥ shallow; every idom chain ends at the super-root.
-    let mut depth: Vec<u32> = vec![u32::MAX; len as usize];
-    let mut top_sum = 0u64;
-    for v in 0..len {
-        if !graph.in_dominator_tree(v) {
-            assert_eq!(graph.retained_size(v), 0);
-            continue;
-        }
-        assert!(graph.retained_size(v) >= graph.shallow_size(v), "{v}");
-        match graph.dominator(v) {
-            Some(None) => top_sum += graph.retained_size(v),
-            Some(Some(_)) => {}
-            None => panic!("{v} in the tree without a dominator"),
-        }
-        // Walk up, iteratively, to the super-root (at most `len` steps).
-        let mut chain = vec![v];
-        let mut at = v;
-        loop {
-            if depth[at as usize] != u32::MAX {
-                break;
-            }
-            match graph.dominator(at) {
-                Some(None) => {
-                    depth[at as usize] = 1;
-                    break;
-                }
-                Some(Some(d)) => {
-                    assert!(chain.len() <= len as usize, "a cycle of dominators at {v}");
-                    chain.push(d);
-                    at = d;
-                }
-                None => panic!("{at}'s dominator chain leaves the tree"),
-            }
-        }
-        let mut below = depth[at as usize];
-        for &c in chain.iter().rev() {
-            if depth[c as usize] == u32::MAX {
-                below += 1;
-                depth[c as usize] = below;
-            } else {
-                below = depth[c as usize];
-            }
-        }
-    }
-    // The super-root's children retain exactly the reachable bytes.
-    assert_eq!(top_sum, s.reachable_bytes);
+    // Retained ≥ shallow, every idom chain ends at the super-root, the super-root's children
+    // retain exactly the reachable bytes, paths are shortest chains of references.
+    let c = benches::graph_check::check(&graph, 997).unwrap();
     // The chain of Link objects is as deep as the generator made it (about n/8).
-    assert!(*depth.iter().filter(|&&d| d != u32::MAX).max().unwrap() as u64 >= n / 9);
-    // Path lengths are breadth-first depths: a path's every prefix is itself a shortest path.
-    for v in (0..len).step_by(997) {
-        if let Some(path) = graph.path(v) {
-            for k in [0, path.len() / 2, path.len() - 1] {
-                assert_eq!(graph.path(path[k]).unwrap().len(), k + 1, "{v} via {k}");
-            }
-        }
-    }
+    assert!(u64::from(c.deepest) >= n / 9, "{c:?}");
+    assert!(c.paths > 50, "{c:?}");
 }
 
 /// Scratch storage in heap memory that counts what it hands out.
@@ -281,6 +230,7 @@ fn every_object_of_a_million_object_dump_matches_ahat() {
         .filter(|&v| graph.in_dominator_tree(v))
         .count() as u64;
     assert_eq!(ours_in_tree, in_tree);
-    assert!(compared > 900_000, "{compared}");
+    // The garbage and what only it reaches are outside; most of the heap was compared.
+    assert!(compared > 500_000, "{compared}");
     std::fs::remove_dir_all(&dir).ok();
 }

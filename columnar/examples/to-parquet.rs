@@ -1,4 +1,5 @@
-//! `to-parquet IN OUTDIR`: a heap dump (`.hprof`) or a gprofng experiment as Parquet tables, one folder per table
+//! `to-parquet IN OUTDIR`: a heap dump (`.hprof`), a gprofng experiment or a JDK Flight
+//! Recorder recording (`.jfr`) as Parquet tables, one folder per table
 //! (`OUTDIR/objects/part-00000.parquet`, …), integer columns delta-packed and strings
 //! zstd-compressed, for DuckDB, Spark or Polars.
 //!
@@ -11,7 +12,7 @@
 #![allow(unsafe_code, clippy::print_stdout, clippy::print_stderr)]
 
 use std::fs::File;
-use std::io::{IsTerminal, Write};
+use std::io::{IsTerminal, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -25,23 +26,29 @@ usage: to-parquet [--rows-per-part N] [--column-threads yes|no] [--force] IN OUT
 Writes IN as Parquet tables under OUTDIR, one folder per table
 (OUTDIR/<table>/part-NNNNN.parquet; integer columns delta-packed, strings zstd):
   an HPROF heap dump: classes, objects, references, roots, strings, stack_frames, stack_traces;
-  a gprofng experiment directory: samples, stacks, functions, load_objects.
+  a gprofng experiment directory: samples, stacks, functions, load_objects;
+  a JFR recording: a table per event type it holds, named after the type
+  (jdk_ExecutionSample, jdk_ObjectAllocationSample, …), stacks, stack_frames
+  (read one chunk at a time: memory bounded by the largest chunk).
 Parts are written under a hidden temporary name and renamed once complete;
 OUTDIR/_SUCCESS is written last, only when the whole input was read.
-IN is checked (an HPROF header, an experiment's log) before OUTDIR is touched.
+IN is checked (an HPROF header, an experiment's log, a JFR chunk header) before OUTDIR
+is touched.
 Prints a JSON summary (rows and parts per table) on stdout.
 
 options:
   --rows-per-part N   split tables into files of at most N rows (default 8388608)
   --column-threads yes|no
                       encode each column on a thread of its own (default: yes with 4 cores
-                      or more; the files are the same either way)
+                      or more, no for a JFR recording, whose many small tables are all
+                      written on one thread; the files are the same either way)
   --force             replace the tables of an earlier export in OUTDIR
   -h, --help          this text
   --version           the version
 
 exit status: 0 complete; 1 error (nothing usable written); 2 bad usage;
-3 partial: the dump or experiment is cut off or damaged, everything before the damage was written
+3 partial: the dump, experiment or recording is cut off or damaged, everything before the
+  damage was written
   (stderr says where reading stopped; no _SUCCESS file).";
 
 struct Args {
@@ -117,11 +124,19 @@ fn prepare_out(out: &Path, force: bool) -> Result<(), String> {
     if out.exists() && !out.is_dir() {
         return Err("exists and is not a directory".into());
     }
-    let taken: Vec<&str> = tables
+    let mut taken: Vec<String> = tables
         .iter()
-        .copied()
         .filter(|t| out.join(t).exists())
+        .map(|t| (*t).to_owned())
         .collect();
+    // A recording's tables are named after its event types: any folder holding parts.
+    for entry in std::fs::read_dir(out).into_iter().flatten().flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if !taken.contains(&name) && holds_parts(&entry.path()) {
+            taken.push(name);
+        }
+    }
+    taken.sort();
     if !taken.is_empty() && !force {
         return Err(format!(
             "already holds tables ({}): pass --force to replace them",
@@ -135,6 +150,23 @@ fn prepare_out(out: &Path, force: bool) -> Result<(), String> {
         let _ = std::fs::remove_file(out.join(marker));
     }
     std::fs::create_dir_all(out).map_err(|e| e.to_string())
+}
+
+/// Whether `dir` is a folder of Parquet parts (`part-NNNNN.parquet`) and nothing else.
+fn holds_parts(dir: &Path) -> bool {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return false;
+    };
+    let mut any = false;
+    for e in entries.flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        if !(name.starts_with("part-") || name.starts_with(".part-")) || !name.contains(".parquet")
+        {
+            return false;
+        }
+        any = true;
+    }
+    any
 }
 
 /// What an export ended with: rows per table aside, whether it read everything and, if not,
@@ -191,12 +223,24 @@ fn main() -> ExitCode {
     };
     let store = DirStore::new(&args.out);
     let mut sink = ParquetSink::new(store).with_rows_per_part(args.rows_per_part);
-    if let Some(threads) = args.column_threads {
+    // A recording has tens of small tables: a thread for each (let alone for each of their
+    // columns) would cost more memory (stacks, allocator arenas) than it saves time. They are
+    // written on this thread.
+    let column_threads = match (&args.column_threads, &opened) {
+        (Some(threads), _) => Some(*threads),
+        (None, Input::Recording(..)) => Some(false),
+        (None, _) => None,
+    };
+    if let Some(threads) = column_threads {
         sink = sink.with_column_threads(threads);
+    }
+    if matches!(opened, Input::Recording(..)) {
+        sink = sink.with_table_threads(false);
     }
     let outcome = match opened {
         Input::Dump(map) => export_dump(&map, &mut sink),
         Input::Experiment(exp) => export_experiment(&args.input, &exp, &mut sink),
+        Input::Recording(file, size) => export_recording(file, size, &mut sink),
     };
     let outcome = match outcome {
         Ok(o) => o,
@@ -271,6 +315,8 @@ enum Input {
     Dump(memmap2::Mmap),
     /// An experiment directory whose log opens.
     Experiment(Box<experiment::Experiment<FsSource>>),
+    /// A JFR recording whose first chunk header reads, and its size.
+    Recording(File, u64),
 }
 
 /// Opens IN and checks that it is what it claims to be (an HPROF header; an experiment's log),
@@ -281,9 +327,17 @@ fn open_input(path: &Path, is_dir: bool) -> Result<Input, String> {
             .map(|e| Input::Experiment(Box::new(e)))
             .map_err(|e| e.to_string());
     }
-    let file = File::open(path).map_err(|e| e.to_string())?;
-    if !file.metadata().map_err(|e| e.to_string())?.is_file() {
+    let mut file = File::open(path).map_err(|e| e.to_string())?;
+    let meta = file.metadata().map_err(|e| e.to_string())?;
+    if !meta.is_file() {
         return Err("not a regular file".into());
+    }
+    let mut head = [0u8; jfr::HEADER_SIZE];
+    let n = read_full(&mut file, &mut head).map_err(|e| e.to_string())?;
+    if head.starts_with(&jfr::MAGIC) {
+        jfr::ChunkHeader::parse(head.get(..n).unwrap_or_default(), 0).map_err(|e| e.to_string())?;
+        file.seek(SeekFrom::Start(0)).map_err(|e| e.to_string())?;
+        return Ok(Input::Recording(file, meta.len()));
     }
     // SAFETY: the map is read-only; a file truncated underneath us would raise SIGBUS, as
     // for every tool that maps its input.
@@ -342,6 +396,89 @@ fn export_dump(map: &memmap2::Mmap, sink: &mut Sink) -> Result<Outcome, String> 
             summary.instances_without_layout
         ),
     })
+}
+
+/// A JFR recording, read one chunk at a time into one buffer (the header says how big the
+/// chunk is): memory is bounded by the largest chunk, never by the file.
+fn export_recording(mut file: File, size: u64, sink: &mut Sink) -> Result<Outcome, String> {
+    let bar = progress_bar(size, "{bar:40} {bytes}/{total_bytes} {eta}");
+    let mut exporter = columnar::jfr::Exporter::new(sink).map_err(|e| e.to_string())?;
+    let mut pos = 0u64;
+    let mut buf = Vec::new();
+    let mut metadata = None;
+    loop {
+        if pos >= size && pos > 0 {
+            break;
+        }
+        let mut head = [0u8; jfr::HEADER_SIZE];
+        let n = read_full(&mut file, &mut head).map_err(|e| e.to_string())?;
+        let header = match jfr::ChunkHeader::parse(head.get(..n).unwrap_or_default(), 0) {
+            Ok(h) => h,
+            Err(e) => {
+                exporter.stop(e.with_base(pos));
+                break;
+            }
+        };
+        // A chunk still being written says 0: it runs to the end of the file.
+        let left = size - pos;
+        let want = if header.chunk_size == 0 {
+            left
+        } else {
+            header.chunk_size.min(left)
+        };
+        buf.clear();
+        buf.extend_from_slice(head.get(..n).unwrap_or_default());
+        (&mut file)
+            .take(want.saturating_sub(n as u64))
+            .read_to_end(&mut buf)
+            .map_err(|e| e.to_string())?;
+        let chunk = match jfr::Chunk::parse_reusing(&buf, 0, metadata.as_ref()) {
+            Ok(c) => c,
+            Err(e) => {
+                exporter.stop(e.with_base(pos));
+                break;
+            }
+        };
+        metadata = Some(std::sync::Arc::clone(&chunk.metadata));
+        exporter.chunk(&chunk, pos).map_err(|e| e.to_string())?;
+        if exporter.stopped().is_some() {
+            break;
+        }
+        let read = chunk.range().end as u64;
+        if read == 0 {
+            break;
+        }
+        pos += read;
+        if let Some(b) = &bar {
+            b.set_position(pos);
+        }
+    }
+    if let Some(b) = &bar {
+        b.finish_and_clear();
+    }
+    let summary = exporter.finish().map_err(|e| e.to_string())?;
+    let note = match &summary.stopped {
+        Some(e) => format!("{e}\n"),
+        None => String::new(),
+    };
+    Ok(Outcome {
+        complete: summary.is_complete(),
+        note,
+        extra: format!(",\"chunks\":{}", summary.chunks),
+    })
+}
+
+fn read_full(file: &mut File, buf: &mut [u8]) -> std::io::Result<usize> {
+    let mut n = 0;
+    while n < buf.len() {
+        match file.read(buf.get_mut(n..).unwrap_or_default()) {
+            Ok(0) => break,
+            Ok(k) => n += k,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(n)
 }
 
 /// An experiment directory, read through the file system; load objects not archived in it are

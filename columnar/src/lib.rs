@@ -1,8 +1,9 @@
-//! HPROF heap dumps (and gprofng experiments) as Arrow record batches and Parquet tables, so
-//! DuckDB, DataFusion, Polars or Spark answer SQL over them.
+//! HPROF heap dumps (and gprofng experiments, and JFR recordings) as Arrow record batches and
+//! Parquet tables, so DuckDB, DataFusion, Polars or Spark answer SQL over them.
 //!
-//! This crate is a user of [`hprof`] (package `hprof-format`) and [`experiment`] (package
-//! `gprofng-experiment`) like any third party: the format crates stay free of Arrow. The
+//! This crate is a user of [`hprof`] (package `hprof-format`), [`experiment`] (package
+//! `gprofng-experiment`) and, with the `jfr` feature (on by default), `jfr` (package
+//! `jfr-format`) like any third party: the format crates stay free of Arrow. The
 //! exporters stream the decoders' output into [`RecordBatch`](arrow_array::RecordBatch)es of
 //! [`BATCH_ROWS`] rows and hand them to a [`BatchSink`]: [`ParquetSink`] writes each
 //! table as Parquet parts (integers delta-packed, strings zstd-compressed; a thread per table,
@@ -60,6 +61,45 @@
 //! | `functions` | `function_id`, `name`, `load_object`, `signature` (Java methods) |
 //! | `load_objects` | `experiment`, `name`, `vaddr`, `size`, `file_offset`, `tstamp` (one row per segment `map.xml` maps) |
 //!
+//! # JFR tables
+//!
+//! A JDK Flight Recorder recording gives one table per event type it holds (types the
+//! metadata declares but no event uses get none), named after the type with every character
+//! but ASCII letters, digits and `_` replaced by `_` (`jdk.ExecutionSample` →
+//! `jdk_ExecutionSample`; [`jfr::table_name`]), plus `stacks` and `stack_frames`. An event
+//! table's columns are the type's fields, in the order and with the names its metadata
+//! declares them:
+//!
+//! * numbers as their Java type (`int` → `Int32`, `long` → `Int64`, `float` → `Float32`…),
+//!   unsigned with `@Unsigned` (`UInt32`, `UInt64`…); `boolean` → `Boolean`; strings and
+//!   `char`s → `Utf8`;
+//! * `@Timestamp` fields (`startTime`, …) → `Timestamp(µs, UTC)`: microseconds, the finest
+//!   precision Spark reads from Parquet; `@Timespan` fields (`duration`, …) → `Duration(ns)`,
+//!   an `INT64` of nanoseconds in Parquet. The JDK's "minimum" time or span (`Long.MIN_VALUE`)
+//!   is null;
+//! * `stackTrace` → `UInt64`, a `stack_id` of `stacks` (null when the event has none);
+//! * a struct or constant of one field stands for that field (`jdk.GarbageCollection.name`,
+//!   a `jdk.types.GCName`, is the `Utf8` name; `state` of an execution sample is the thread
+//!   state's name);
+//! * a struct or constant of several fields gives one column per field of it, named
+//!   `field_subfield`: a thread as `eventThread_osName`, `eventThread_osThreadId`,
+//!   `eventThread_javaName`, `eventThread_javaThreadId`, `eventThread_group`; a class as
+//!   `objectClass_classLoader`, `objectClass_name`, `objectClass_package`,
+//!   `objectClass_modifiers`, `objectClass_hidden`; what lies deeper is a `Utf8` label: its
+//!   `name` field (a thread group's, a class loader's, a package's, a class's), else its
+//!   one field; an array is its elements' labels as `[a, b]`;
+//! * names and class names are spelled as the recording spells them (`java/lang/String`,
+//!   `[B`), as `jfr print` prints them.
+//!
+//! Every column is nullable. A later chunk whose metadata declares a type differently (a
+//! field added, removed or retyped) fills the columns it shares with the table's first
+//! chunk, by name and type, and leaves the others null ([`jfr::Summary::mismatched_values`]).
+//!
+//! | table | columns |
+//! |---|---|
+//! | `stacks` | `stack_id` (numbered from 0 across the recording, a stack used in two chunks is two stacks), `truncated` (the recorder cut the stack at its depth limit), `frame_count` |
+//! | `stack_frames` | `stack_id`, `depth` (0 = the innermost frame, where the sample was taken), `method`, `class` (`java/lang/String`), `descriptor` (`(I)V`), `line` (as recorded: -1 when unknown), `bci`, `frame_type` (`Interpreted`, `JIT compiled`, `Inlined`, `Native`) |
+//!
 //! # Queries
 //!
 //! `references` holds no instance → class edge (that is `objects.class_id`). The class
@@ -79,6 +119,8 @@ pub mod experiment;
 #[cfg(feature = "fs")]
 pub mod fs;
 pub mod hprof;
+#[cfg(feature = "jfr")]
+pub mod jfr;
 mod rows;
 pub mod sink;
 
@@ -105,6 +147,10 @@ pub enum Error {
     /// An experiment's data files could not be listed or read.
     #[error("{0}")]
     Experiment(::experiment::Error),
+    /// The input is not a JFR recording at all (its first chunk header does not decode).
+    #[cfg(feature = "jfr")]
+    #[error("{0}")]
+    Jfr(::jfr::Error),
     /// Encoding Parquet.
     #[error("parquet: {0}")]
     Parquet(#[from] parquet::errors::ParquetError),
@@ -112,7 +158,7 @@ pub enum Error {
     #[error("{table}/part-{part:05}: {source}")]
     Io {
         /// The table being written.
-        table: &'static str,
+        table: String,
         /// Its part number.
         part: u32,
         /// The store's error.
@@ -123,7 +169,7 @@ pub enum Error {
     WriterPanicked,
     /// A batch for a table the sink was never told about.
     #[error("table {0} was not announced to the sink")]
-    UnknownTable(&'static str),
+    UnknownTable(String),
 }
 
 /// `Result` with this crate's [`Error`].

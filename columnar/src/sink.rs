@@ -24,26 +24,32 @@ use parquet::schema::types::ColumnPath;
 use crate::{Error, Result};
 
 /// Receives the tables of an export, batch by batch.
+///
+/// Table names and schemas are the exporter's to decide, some at run time: an HPROF export
+/// always has the same seven tables, an experiment's `samples` has a column per field its log
+/// declares, and a JFR recording has a table per event type it holds, named after the type.
+/// A name is a valid folder name (ASCII letters, digits and `_`).
 pub trait BatchSink {
     /// Announces a table and its schema, before any of its batches; every table the exporter
-    /// knows is announced, so a table with no rows still exists (with its schema).
+    /// knows is announced, so a table with no rows still exists (with its schema). A table
+    /// announced again keeps its first schema.
     ///
     /// # Errors
     /// The sink's own (for example a file that cannot be created).
-    fn begin(&mut self, table: &'static str, schema: SchemaRef) -> Result<()>;
+    fn begin(&mut self, table: &str, schema: SchemaRef) -> Result<()>;
 
     /// One batch of rows of `table`.
     ///
     /// # Errors
     /// The sink's own.
-    fn write(&mut self, table: &'static str, batch: RecordBatch) -> Result<()>;
+    fn write(&mut self, table: &str, batch: RecordBatch) -> Result<()>;
 }
 
 /// Keeps every batch in memory, by table.
 #[derive(Debug, Default)]
 pub struct MemorySink {
     /// Each table's schema and batches, by table name.
-    pub tables: BTreeMap<&'static str, (SchemaRef, Vec<RecordBatch>)>,
+    pub tables: BTreeMap<String, (SchemaRef, Vec<RecordBatch>)>,
 }
 
 impl MemorySink {
@@ -61,17 +67,21 @@ impl MemorySink {
 }
 
 impl BatchSink for MemorySink {
-    fn begin(&mut self, table: &'static str, schema: SchemaRef) -> Result<()> {
-        self.tables.entry(table).or_insert((schema, Vec::new()));
+    fn begin(&mut self, table: &str, schema: SchemaRef) -> Result<()> {
+        if !self.tables.contains_key(table) {
+            self.tables.insert(table.to_owned(), (schema, Vec::new()));
+        }
         Ok(())
     }
 
-    fn write(&mut self, table: &'static str, batch: RecordBatch) -> Result<()> {
-        let entry = self
-            .tables
-            .entry(table)
-            .or_insert_with(|| (batch.schema(), Vec::new()));
-        entry.1.push(batch);
+    fn write(&mut self, table: &str, batch: RecordBatch) -> Result<()> {
+        match self.tables.get_mut(table) {
+            Some(entry) => entry.1.push(batch),
+            None => {
+                self.tables
+                    .insert(table.to_owned(), (batch.schema(), vec![batch]));
+            }
+        }
         Ok(())
     }
 }
@@ -119,7 +129,8 @@ const QUEUE: usize = 4;
 
 /// Writes every table as Parquet files of at most `rows_per_part` rows each,
 /// through a [`PartStore`]. Each table is written on its own thread (a dump's `objects` and
-/// `references` tables encode in parallel), and on a machine with more cores each column is
+/// `references` tables encode in parallel; [`ParquetSink::with_table_threads`] writes them on
+/// the caller's thread instead), and on a machine with more cores each column is
 /// encoded on a thread of its own too ([`ParquetSink::with_column_threads`]); memory stays
 /// bounded by one row group and a few queued batches per table. The files are the same
 /// either way.
@@ -140,18 +151,23 @@ const QUEUE: usize = 4;
 /// id columns looked up by value (`id`, `from_id`, `to_id`, `object_id`) only.
 pub struct ParquetSink<S: PartStore + Send + 'static> {
     store: Arc<Mutex<S>>,
-    tables: BTreeMap<&'static str, Worker>,
+    tables: BTreeMap<String, Worker<S>>,
     rows_per_part: u64,
     column_threads: bool,
+    table_threads: bool,
 }
 
 /// The cores from which [`ParquetSink`] encodes columns on threads of their own by default:
 /// with fewer, a thread per table already keeps them busy and more threads only add switching.
 pub const COLUMN_THREADS_FROM_CORES: usize = 4;
 
-struct Worker {
-    tx: Option<SyncSender<RecordBatch>>,
-    handle: Option<JoinHandle<Result<TableWritten>>>,
+/// A table's writer: on a thread of its own, or on the caller's.
+enum Worker<S: PartStore> {
+    Thread {
+        tx: Option<SyncSender<RecordBatch>>,
+        handle: Option<JoinHandle<Result<TableWritten>>>,
+    },
+    Inline(Option<Box<TableWriter<S>>>),
 }
 
 impl<S: PartStore + Send + 'static> ParquetSink<S> {
@@ -163,7 +179,18 @@ impl<S: PartStore + Send + 'static> ParquetSink<S> {
             rows_per_part: DEFAULT_ROWS_PER_PART,
             column_threads: std::thread::available_parallelism()
                 .is_ok_and(|n| n.get() >= COLUMN_THREADS_FROM_CORES),
+            table_threads: true,
         }
+    }
+
+    /// Writes each table on a thread of its own (`true`, the default), or every table on the
+    /// caller's thread, in [`BatchSink::write`] (`false`): for exports of many small tables
+    /// (a JFR recording has tens of event types), where a thread per table would cost more
+    /// memory (each thread's stack and allocator arena) than it saves time. The files are
+    /// the same either way. Set it before the first table begins.
+    pub fn with_table_threads(mut self, threads: bool) -> Self {
+        self.table_threads = threads;
+        self
     }
 
     /// Encodes each column on a thread of its own (`true`), or each table's columns on the
@@ -187,13 +214,13 @@ impl<S: PartStore + Send + 'static> ParquetSink<S> {
     ///
     /// # Errors
     /// The first error of any table's writer.
-    pub fn finish(mut self) -> Result<(S, BTreeMap<&'static str, TableWritten>)> {
+    pub fn finish(mut self) -> Result<(S, BTreeMap<String, TableWritten>)> {
         let mut written = BTreeMap::new();
         let mut first_error = None;
-        for (&name, worker) in &mut self.tables {
+        for (name, worker) in &mut self.tables {
             match worker.join() {
                 Ok(w) => {
-                    written.insert(name, w);
+                    written.insert(name.clone(), w);
                 }
                 Err(e) => {
                     first_error.get_or_insert(e);
@@ -213,12 +240,17 @@ impl<S: PartStore + Send + 'static> ParquetSink<S> {
     }
 }
 
-impl Worker {
+impl<S: PartStore> Worker<S> {
     fn join(&mut self) -> Result<TableWritten> {
-        drop(self.tx.take());
-        match self.handle.take() {
-            Some(h) => h.join().unwrap_or(Err(Error::WriterPanicked)),
-            None => Ok(TableWritten::default()),
+        match self {
+            Worker::Thread { tx, handle } => {
+                drop(tx.take());
+                match handle.take() {
+                    Some(h) => h.join().unwrap_or(Err(Error::WriterPanicked)),
+                    None => Ok(TableWritten::default()),
+                }
+            }
+            Worker::Inline(w) => w.take().map_or(Ok(TableWritten::default()), |w| w.finish()),
         }
     }
 }
@@ -270,7 +302,7 @@ enum ColumnEncoder {
 }
 
 impl ColumnEncoder {
-    fn new(table: &'static str, field: FieldRef, threaded: bool) -> Result<ColumnEncoder> {
+    fn new(table: &str, field: FieldRef, threaded: bool) -> Result<ColumnEncoder> {
         if !threaded {
             return Ok(ColumnEncoder::Inline {
                 field,
@@ -283,7 +315,7 @@ impl ColumnEncoder {
             .name(format!("{table}.{}", field.name()))
             .spawn(move || encode_column(&field, &rx, &done_tx))
             .map_err(|source| Error::Io {
-                table,
+                table: table.to_owned(),
                 part: 0,
                 source,
             })?;
@@ -403,121 +435,171 @@ fn encode_column(
     }
 }
 
-/// One table's writer thread: batches in, parts out. It cuts the batches into row groups and
-/// parts, has each column encoded ([`ColumnEncoder`], on a thread per column when
-/// `column_threads`), and writes the encoded column chunks to the part.
+/// One table's writer thread: batches in, parts out (see [`TableWriter`]).
 fn run_table<S: PartStore>(
-    table: &'static str,
+    table: &str,
     schema: SchemaRef,
     store: Arc<Mutex<S>>,
     rows_per_part: u64,
     column_threads: bool,
     rx: Receiver<RecordBatch>,
 ) -> Result<TableWritten> {
-    let mut props = properties(&schema);
-    add_encoded_arrow_schema_to_metadata(&schema, &mut props);
-    let props = Arc::new(props);
-    let parquet_schema = ArrowSchemaConverter::new()
-        .with_coerce_types(props.coerce_types())
-        .convert(&schema)?;
-    if parquet_schema.num_columns() != schema.fields().len() {
-        return Err(arrow_schema::ArrowError::SchemaError(format!(
-            "{table}: nested columns are not supported"
-        ))
-        .into());
+    let mut writer = TableWriter::new(table, schema, store, rows_per_part, column_threads)?;
+    for batch in rx {
+        writer.write(batch)?;
     }
-    let mut columns = schema
-        .fields()
-        .iter()
-        .map(|f| ColumnEncoder::new(table, Arc::clone(f), column_threads))
-        .collect::<Result<Vec<_>>>()?;
-    let mut part = Part::<S::Part>::default();
-    let mut written = TableWritten::default();
-    let open = |number: u32| -> Result<OpenPart<S::Part>> {
-        let file = lock(&store)?
-            .create(table, number)
-            .map_err(|source| Error::Io {
-                table,
-                part: number,
-                source,
-            })?;
-        let writer =
-            SerializedFileWriter::new(file, parquet_schema.root_schema_ptr(), props.clone())?;
-        let factory = ArrowRowGroupWriterFactory::new(&writer, schema.clone());
+    writer.finish()
+}
+
+/// Writes one table: cuts its batches into row groups and parts, has each column encoded
+/// ([`ColumnEncoder`], on a thread per column when `column_threads`), and writes the encoded
+/// column chunks to the part.
+struct TableWriter<S: PartStore> {
+    table: String,
+    schema: SchemaRef,
+    store: Arc<Mutex<S>>,
+    props: Arc<WriterProperties>,
+    parquet_schema: parquet::schema::types::SchemaDescriptor,
+    columns: Vec<ColumnEncoder>,
+    part: Part<S::Part>,
+    written: TableWritten,
+    rows_per_part: u64,
+}
+
+impl<S: PartStore> TableWriter<S> {
+    fn new(
+        table: &str,
+        schema: SchemaRef,
+        store: Arc<Mutex<S>>,
+        rows_per_part: u64,
+        column_threads: bool,
+    ) -> Result<Self> {
+        let mut props = properties(&schema);
+        add_encoded_arrow_schema_to_metadata(&schema, &mut props);
+        let props = Arc::new(props);
+        let parquet_schema = ArrowSchemaConverter::new()
+            .with_coerce_types(props.coerce_types())
+            .convert(&schema)?;
+        if parquet_schema.num_columns() != schema.fields().len() {
+            return Err(arrow_schema::ArrowError::SchemaError(format!(
+                "{table}: nested columns are not supported"
+            ))
+            .into());
+        }
+        let columns = schema
+            .fields()
+            .iter()
+            .map(|f| ColumnEncoder::new(table, Arc::clone(f), column_threads))
+            .collect::<Result<Vec<_>>>()?;
+        Ok(TableWriter {
+            table: table.to_owned(),
+            schema,
+            store,
+            props,
+            parquet_schema,
+            columns,
+            part: Part::default(),
+            written: TableWritten::default(),
+            rows_per_part,
+        })
+    }
+
+    fn io_error(&self, part: u32) -> impl FnOnce(std::io::Error) -> Error + '_ {
+        move |source| Error::Io {
+            table: self.table.clone(),
+            part,
+            source,
+        }
+    }
+
+    fn open(&self, number: u32) -> Result<OpenPart<S::Part>> {
+        let file = lock(&self.store)?
+            .create(&self.table, number)
+            .map_err(self.io_error(number))?;
+        let writer = SerializedFileWriter::new(
+            file,
+            self.parquet_schema.root_schema_ptr(),
+            self.props.clone(),
+        )?;
+        let factory = ArrowRowGroupWriterFactory::new(&writer, self.schema.clone());
         Ok(OpenPart {
             writer,
             factory,
             row_groups: 0,
             rows_in_group: 0,
         })
-    };
-    let close = |p: OpenPart<S::Part>, number: u32| -> Result<()> {
+    }
+
+    fn close(&self, p: OpenPart<S::Part>, number: u32) -> Result<()> {
         // Writes the footer.
         let file = p.writer.into_inner()?;
-        lock(&store)?
-            .commit(table, number, file)
-            .map_err(|source| Error::Io {
-                table,
-                part: number,
-                source,
-            })
-    };
-    for mut batch in rx {
-        if batch.schema_ref().fields() != schema.fields() {
+        lock(&self.store)?
+            .commit(&self.table, number, file)
+            .map_err(self.io_error(number))
+    }
+
+    fn write(&mut self, mut batch: RecordBatch) -> Result<()> {
+        if batch.schema_ref().fields() != self.schema.fields() {
             return Err(arrow_schema::ArrowError::SchemaError(format!(
-                "{table}: a batch's columns differ from the table's schema"
+                "{}: a batch's columns differ from the table's schema",
+                self.table
             ))
             .into());
         }
         while batch.num_rows() > 0 {
-            if part.open.is_none() {
-                part.open = Some(open(written.parts)?);
+            if self.part.open.is_none() {
+                self.part.open = Some(self.open(self.written.parts)?);
             }
-            let p = part.open.as_mut().ok_or(Error::WriterPanicked)?;
+            let p = self.part.open.as_mut().ok_or(Error::WriterPanicked)?;
             if p.rows_in_group == 0 {
-                for (e, w) in columns
+                for (e, w) in self
+                    .columns
                     .iter_mut()
                     .zip(p.factory.create_column_writers(p.row_groups)?)
                 {
                     e.open(w)?;
                 }
             }
-            let room_in_part = rows_per_part.saturating_sub(part.rows);
+            let room_in_part = self.rows_per_part.saturating_sub(self.part.rows);
             let room_in_group = (ROW_GROUP_ROWS - p.rows_in_group) as u64;
             let take = (batch.num_rows() as u64)
                 .min(room_in_part)
                 .min(room_in_group) as usize;
-            for (e, c) in columns.iter_mut().zip(batch.columns()) {
+            for (e, c) in self.columns.iter_mut().zip(batch.columns()) {
                 e.write(c.slice(0, take))?;
             }
             batch = batch.slice(take, batch.num_rows() - take);
             p.rows_in_group += take;
-            part.rows += take as u64;
-            written.rows += take as u64;
-            if p.rows_in_group >= ROW_GROUP_ROWS || part.rows >= rows_per_part {
-                p.close_row_group(&mut columns)?;
+            self.part.rows += take as u64;
+            self.written.rows += take as u64;
+            if p.rows_in_group >= ROW_GROUP_ROWS || self.part.rows >= self.rows_per_part {
+                p.close_row_group(&mut self.columns)?;
             }
-            if part.rows >= rows_per_part {
-                if let Some(p) = part.open.take() {
-                    close(p, written.parts)?;
+            if self.part.rows >= self.rows_per_part {
+                if let Some(p) = self.part.open.take() {
+                    self.close(p, self.written.parts)?;
                 }
-                written.parts += 1;
-                part.rows = 0;
+                self.written.parts += 1;
+                self.part.rows = 0;
             }
         }
+        Ok(())
     }
-    if part.open.is_none() && written.parts == 0 {
-        // A table with no rows: one part, its schema and no row group.
-        part.open = Some(open(0)?);
-    }
-    if let Some(mut p) = part.open.take() {
-        if p.rows_in_group > 0 {
-            p.close_row_group(&mut columns)?;
+
+    fn finish(mut self) -> Result<TableWritten> {
+        if self.part.open.is_none() && self.written.parts == 0 {
+            // A table with no rows: one part, its schema and no row group.
+            self.part.open = Some(self.open(0)?);
         }
-        close(p, written.parts)?;
-        written.parts += 1;
+        if let Some(mut p) = self.part.open.take() {
+            if p.rows_in_group > 0 {
+                p.close_row_group(&mut self.columns)?;
+            }
+            self.close(p, self.written.parts)?;
+            self.written.parts += 1;
+        }
+        Ok(self.written)
     }
-    Ok(written)
 }
 
 /// The part being written and how many rows it holds.
@@ -566,25 +648,34 @@ fn lock<S>(store: &Mutex<S>) -> Result<std::sync::MutexGuard<'_, S>> {
 }
 
 impl<S: PartStore + Send + 'static> BatchSink for ParquetSink<S> {
-    fn begin(&mut self, table: &'static str, schema: SchemaRef) -> Result<()> {
+    fn begin(&mut self, table: &str, schema: SchemaRef) -> Result<()> {
         if self.tables.contains_key(table) {
             return Ok(());
         }
-        let (tx, rx) = sync_channel(QUEUE);
         let store = Arc::clone(&self.store);
         let rows_per_part = self.rows_per_part;
         let column_threads = self.column_threads;
+        if !self.table_threads {
+            let writer = TableWriter::new(table, schema, store, rows_per_part, column_threads)?;
+            self.tables
+                .insert(table.to_owned(), Worker::Inline(Some(Box::new(writer))));
+            return Ok(());
+        }
+        let (tx, rx) = sync_channel(QUEUE);
         let handle = std::thread::Builder::new()
             .name(format!("parquet-{table}"))
-            .spawn(move || run_table(table, schema, store, rows_per_part, column_threads, rx))
+            .spawn({
+                let table = table.to_owned();
+                move || run_table(&table, schema, store, rows_per_part, column_threads, rx)
+            })
             .map_err(|source| Error::Io {
-                table,
+                table: table.to_owned(),
                 part: 0,
                 source,
             })?;
         self.tables.insert(
-            table,
-            Worker {
+            table.to_owned(),
+            Worker::Thread {
                 tx: Some(tx),
                 handle: Some(handle),
             },
@@ -592,12 +683,17 @@ impl<S: PartStore + Send + 'static> BatchSink for ParquetSink<S> {
         Ok(())
     }
 
-    fn write(&mut self, table: &'static str, batch: RecordBatch) -> Result<()> {
+    fn write(&mut self, table: &str, batch: RecordBatch) -> Result<()> {
         let worker = self
             .tables
             .get_mut(table)
-            .ok_or(Error::UnknownTable(table))?;
-        let sent = worker.tx.as_ref().is_some_and(|tx| tx.send(batch).is_ok());
+            .ok_or_else(|| Error::UnknownTable(table.to_owned()))?;
+        let tx = match worker {
+            Worker::Inline(Some(w)) => return w.write(batch),
+            Worker::Inline(None) => return Err(Error::WriterPanicked),
+            Worker::Thread { tx, .. } => tx,
+        };
+        let sent = tx.as_ref().is_some_and(|tx| tx.send(batch).is_ok());
         if sent {
             return Ok(());
         }

@@ -264,3 +264,197 @@ fn duckdb_csv(sql: &str) -> Vec<String> {
         .map(str::to_owned)
         .collect()
 }
+
+/// The tool on JFR recordings (feature `jfr`, on by default).
+#[cfg(feature = "jfr")]
+mod recordings {
+    use super::*;
+
+    const CPU_JFR: &str = "../jfr/tests/data/cpu-profile.jfr";
+    const CHUNKS_JFR: &str = "../jfr/tests/data/alloc-chunks.jfr";
+
+    /// A recording gives a table per event type, `stacks` and `stack_frames`, with the counts
+    /// `columnar::jfr::export` gives in memory; a second run refuses to mix with the first
+    /// (naming tables it knows only from their folders) unless told to replace it.
+    #[test]
+    fn a_recording_gives_a_table_per_event_type() {
+        let dir = scratch("jfr");
+        let out = tool().run(&[CHUNKS_JFR, dir.to_str().unwrap()]);
+        expect(&out, 0, "to-parquet", CHUNKS_JFR);
+        let summary: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(summary["complete"], true);
+        assert_eq!(summary["chunks"], 2);
+        let mut sink = columnar::MemorySink::new();
+        let data = std::fs::read(CHUNKS_JFR).unwrap();
+        let want = columnar::jfr::export(&data, &mut sink, &mut |_| {}).unwrap();
+        let tables = summary["tables"].as_object().unwrap();
+        assert_eq!(tables.len(), want.rows.len());
+        for (table, rows) in &want.rows {
+            assert_eq!(tables[table]["rows"], *rows, "{table}");
+        }
+        assert_eq!(tables["jdk_PromoteObjectOutsidePLAB"]["rows"], 17516);
+        let files = files_under(&dir);
+        for table in [
+            "stacks",
+            "stack_frames",
+            "jdk_ExecutionSample",
+            "jdk_GarbageCollection",
+        ] {
+            assert!(
+                files.contains(&format!("{table}/part-00000.parquet")),
+                "{files:?}"
+            );
+        }
+        assert!(files.contains(&"_SUCCESS".to_owned()));
+        let again = tool().run(&[CPU_JFR, dir.to_str().unwrap()]);
+        expect(
+            &again,
+            1,
+            "to-parquet",
+            "an OUTDIR with a recording's tables",
+        );
+        let err = String::from_utf8_lossy(&again.stderr);
+        assert!(err.contains("jdk_PromoteObjectOutsidePLAB"), "{err}");
+        let replaced = tool().run(&["--force", CPU_JFR, dir.to_str().unwrap()]);
+        expect(
+            &replaced,
+            0,
+            "to-parquet",
+            "--force over a recording's tables",
+        );
+        assert!(!dir.join("jdk_PromoteObjectOutsidePLAB").exists());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A recording cut mid-chunk: every event before the cut is written, exit 3, `_PARTIAL` says
+    /// where reading stopped.
+    #[test]
+    fn a_cut_recording_writes_what_was_read_and_exits_3() {
+        let dir = scratch("jfr-cut");
+        std::fs::create_dir_all(&dir).unwrap();
+        let data = std::fs::read(CHUNKS_JFR).unwrap();
+        let cut = dir.join("cut.jfr");
+        let at = data.len() * 3 / 4;
+        std::fs::write(&cut, &data[..at]).unwrap();
+        let out_dir = dir.join("out");
+        let out = tool().run(&[cut.to_str().unwrap(), out_dir.to_str().unwrap()]);
+        expect(&out, 3, "to-parquet", "a cut recording");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("partial: truncated") && err.contains("offset"),
+            "{err}"
+        );
+        let summary: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(summary["complete"], false);
+        let mut sink = columnar::MemorySink::new();
+        let want = columnar::jfr::export(&data[..at], &mut sink, &mut |_| {}).unwrap();
+        let stop = want.stopped.unwrap();
+        assert!(err.contains(&stop.to_string()), "{err} vs {stop}");
+        for (table, rows) in &want.rows {
+            assert_eq!(summary["tables"][table]["rows"], *rows, "{table}");
+        }
+        let files = files_under(&out_dir);
+        assert!(files.contains(&"_PARTIAL".to_owned()) && !files.contains(&"_SUCCESS".to_owned()));
+        assert!(!files.iter().any(|f| f.contains(".tmp")), "{files:?}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// `sql/jfr-hot-methods.sql` and `sql/jfr-allocations.sql`, run by DuckDB over a recording's
+    /// folder, give what the jfr crate reads from the recording itself.
+    #[test]
+    #[ignore = "needs DuckDB: `python3 -m pip install duckdb`, then `cargo test -p jvmprof-columnar -- --ignored` (.ci/run does)"]
+    fn duckdb_reads_a_recordings_tables() {
+        for (file, query, want) in jfr_queries() {
+            let dir = scratch("duckdb-jfr");
+            let out = tool().run(&[file, dir.to_str().unwrap()]);
+            expect(&out, 0, "to-parquet", file);
+            let sql = std::fs::read_to_string(query)
+                .unwrap()
+                .replace("OUT", dir.to_str().unwrap());
+            assert_eq!(sorted(duckdb_csv(&sql)), want, "{file} {query}");
+            let _ = std::fs::remove_dir_all(&dir);
+        }
+    }
+
+    /// The same queries run by Spark SQL (local mode, Java 17) over the same folders. Needs
+    /// PySpark.
+    #[test]
+    #[ignore = "needs PySpark: `python3 -m pip install pyspark`, then `cargo test -p jvmprof-columnar -- --ignored` (.ci/run does)"]
+    fn spark_sql_reads_a_recordings_tables() {
+        for (file, query, want) in jfr_queries() {
+            let dir = scratch("spark-jfr");
+            let out = tool().run(&[file, dir.to_str().unwrap()]);
+            expect(&out, 0, "to-parquet", file);
+            let run = Command::new("python3")
+                .args(["tests/engines/spark_sql.py", dir.to_str().unwrap(), query])
+                .output()
+                .expect("python3 runs");
+            assert!(
+                run.status.success(),
+                "spark: {}",
+                String::from_utf8_lossy(&run.stderr)
+            );
+            let got: Vec<String> = String::from_utf8(run.stdout)
+                .unwrap()
+                .lines()
+                .map(str::to_owned)
+                .collect();
+            assert_eq!(sorted(got), want, "{file} {query}");
+            let _ = std::fs::remove_dir_all(&dir);
+        }
+    }
+
+    /// (recording, query, the rows it should give as `a,b,n` lines, sorted), the answers read
+    /// with the jfr crate: execution samples per top frame, allocation samples and weight per
+    /// class.
+    fn jfr_queries() -> Vec<(&'static str, &'static str, Vec<String>)> {
+        let mut hot: std::collections::BTreeMap<(String, String), u64> = Default::default();
+        let data = std::fs::read(CPU_JFR).unwrap();
+        for chunk in jfr::Chunks::new(&data) {
+            let chunk = chunk.unwrap();
+            for e in chunk.events() {
+                let e = e.unwrap();
+                if e.type_name() != Some("jdk.ExecutionSample") {
+                    continue;
+                }
+                let key = e.get_i64("stackTrace").unwrap().unwrap();
+                let st = chunk.stack_trace(key).unwrap().unwrap();
+                let top = &st.frames[0].method;
+                *hot.entry((top.class.to_string(), top.name.to_string()))
+                    .or_default() += 1;
+            }
+        }
+        let hot = sorted(
+            hot.into_iter()
+                .map(|((c, m), n)| format!("{c},{m},{n}"))
+                .collect(),
+        );
+        let mut alloc: std::collections::BTreeMap<String, (u64, i64)> = Default::default();
+        let data = std::fs::read(CHUNKS_JFR).unwrap();
+        for chunk in jfr::Chunks::new(&data) {
+            let chunk = chunk.unwrap();
+            for e in chunk.events() {
+                let e = e.unwrap();
+                if e.type_name() != Some("jdk.ObjectAllocationSample") {
+                    continue;
+                }
+                let class = e.get_i64("objectClass").unwrap().unwrap();
+                let name = chunk.class_name(class).unwrap().unwrap().to_string();
+                let a = alloc.entry(name).or_default();
+                a.0 += 1;
+                a.1 += e.get_i64("weight").unwrap().unwrap();
+            }
+        }
+        let alloc = sorted(
+            alloc
+                .into_iter()
+                .map(|(c, (n, w))| format!("{c},{n},{w}"))
+                .collect(),
+        );
+        assert!(hot.len() > 1 && alloc.len() > 5);
+        vec![
+            (CPU_JFR, "sql/jfr-hot-methods.sql", hot),
+            (CHUNKS_JFR, "sql/jfr-allocations.sql", alloc),
+        ]
+    }
+}

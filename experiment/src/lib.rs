@@ -7,7 +7,8 @@
 //! gprofng's function list ([`profile::FunctionList::read`]), folded stacks
 //! ([`profile::StackProfile::read`], then `folded`), callers and callees
 //! ([`profile::CallersCallees::read`]), heap leaks and allocations
-//! ([`profile::heap_stacks`]), descendants ([`Experiment::descendants`]),
+//! ([`profile::heap_stacks`]), source lines ([`lines::LineList::read`]: gprofng's `-lines`,
+//! native lines from DWARF with the `dwarf` feature), descendants ([`Experiment::descendants`]),
 //! and whether and why the experiment is partial ([`Experiment::partial`]).
 //!
 //! ```
@@ -56,7 +57,7 @@
 //! allocations/leaks, sync wait, I/O bytes, clock ticks); [`stacks`] names every packet's
 //! stack as gprofng's user view does (interned, one id per distinct stack) and [`profile`]
 //! turns them into gprofng's function list (`<Total>` first, its default metrics per data
-//! kind) and folded stacks for flame graphs.
+//! kind) and folded stacks for flame graphs; [`lines`] lists the same metrics per source line.
 //!
 //! Reading can stop short (a collector killed mid-write, a copy cut off, a damaged file):
 //! [`Experiment::partial`] says whether and why — [`Partial::NoExitEvent`] for a collector
@@ -67,7 +68,9 @@
 //!
 //! Features: `serde` (default) derives `Serialize`/`Deserialize` for the data models;
 //! `demangle` (default) demangles C++ function names as gprofng prints them (`cpp_demangle`);
-//! `fs` (off by default) adds the `fs` module, the only one doing I/O.
+//! `fs` (off by default) adds the `fs` module, the only one doing I/O; `dwarf` (off by
+//! default) adds the `dwarf` module, the load objects' DWARF line tables (through `gimli`), for
+//! native source lines.
 //!
 //! Nothing in the crate panics on input: every reader returns [`Result`], iterators over
 //! records are lazy and fallible, and no allocation is sized by an unchecked length.
@@ -78,6 +81,8 @@ pub mod archives;
 pub mod classfile;
 pub mod cursor;
 pub mod descendants;
+#[cfg(feature = "dwarf")]
+pub mod dwarf;
 pub mod dyntext;
 pub mod elf;
 mod error;
@@ -88,6 +93,7 @@ pub mod fs;
 mod hash;
 pub mod jclasses;
 pub mod labels;
+pub mod lines;
 pub mod log;
 pub mod map;
 pub mod overview;

@@ -551,15 +551,27 @@ impl<'e, S: Source> StackProfile<'e, S> {
     /// and the totals: what [`FunctionTable::rows`] lists. Tables of several experiments
     /// (a founder and its descendants) [merge](FunctionTable::merge) like gprofng merges them.
     pub fn function_table(&self) -> FunctionTable {
+        self.table_by(|f| f.function, |&f| self.function_key(f), Calls::Listed)
+    }
+
+    /// Per group of frames (`group` of each frame; a group counts once per stack), the
+    /// exclusive (the leaf frame's group) and inclusive values, listed under `name` of the
+    /// group; with callers and callees of each function for [`Calls::Listed`].
+    pub(crate) fn table_by<K: Copy + Eq + std::hash::Hash + Ord>(
+        &self,
+        group: impl Fn(&crate::stacks::Frame) -> K,
+        name: impl Fn(&K) -> String,
+        calls: Calls,
+    ) -> FunctionTable {
         let mut table = FunctionTable {
             total: self.total,
             kinds: self.kinds.clone(),
             hwc: self.hwc.clone(),
             ..FunctionTable::default()
         };
-        let mut excl: HashMap<FunctionId, [u64; METRICS]> = HashMap::new();
-        let mut incl: HashMap<FunctionId, [u64; METRICS]> = HashMap::new();
-        let mut distinct: Vec<FunctionId> = Vec::new();
+        let mut excl: HashMap<K, [u64; METRICS]> = HashMap::new();
+        let mut incl: HashMap<K, [u64; METRICS]> = HashMap::new();
+        let mut distinct: Vec<K> = Vec::new();
         let mut keys: HashMap<FunctionId, String> = HashMap::new();
         let mut path: Vec<FunctionId> = Vec::new();
         for (i, v) in self.values.iter().enumerate() {
@@ -572,28 +584,29 @@ impl<'e, S: Source> StackProfile<'e, S> {
                 .symbols
                 .frames(StackId(u32::try_from(i).unwrap_or(u32::MAX)));
             if let Some(leaf) = frames.last() {
-                add_into(excl.entry(leaf.function).or_insert([0; METRICS]), v);
+                add_into(excl.entry(group(leaf)).or_insert([0; METRICS]), v);
             }
             distinct.clear();
-            distinct.extend(frames.iter().map(|f| f.function));
+            distinct.extend(frames.iter().map(&group));
             distinct.sort_unstable();
             distinct.dedup();
             for &f in &distinct {
                 add_into(incl.entry(f).or_insert([0; METRICS]), v);
             }
-            path.clear();
-            path.extend(frames.iter().map(|f| f.function));
-            for &f in &path {
-                keys.entry(f).or_insert_with(|| self.function_key(f));
+            if calls == Calls::Listed {
+                path.clear();
+                path.extend(frames.iter().map(|f| f.function));
+                for &f in &path {
+                    keys.entry(f).or_insert_with(|| self.function_key(f));
+                }
+                self.add_calls(&mut table, &path, &keys, v);
             }
-            self.add_calls(&mut table, &path, &keys, v);
         }
         for (f, i) in incl {
-            let name = self.function_key(f);
             let e = excl.get(&f).copied().unwrap_or([0; METRICS]);
             let slot = table
                 .functions
-                .entry(name)
+                .entry(name(&f))
                 .or_insert(([0; METRICS], [0; METRICS]));
             add_into(&mut slot.0, &e);
             add_into(&mut slot.1, &i);
@@ -603,7 +616,7 @@ impl<'e, S: Source> StackProfile<'e, S> {
 
     /// The key a function is listed under: its name, plus the signature of a Java method
     /// (see `Function::signature`), `\0`-separated.
-    fn function_key(&self, f: FunctionId) -> String {
+    pub(crate) fn function_key(&self, f: FunctionId) -> String {
         self.symbols
             .function(f)
             .map(|x| match &x.signature {
@@ -697,6 +710,15 @@ impl<'e, S: Source> StackProfile<'e, S> {
     pub fn total(&self, metric: Metric) -> u64 {
         self.total.get(metric.index()).copied().unwrap_or(0)
     }
+}
+
+/// Whether [`StackProfile::table_by`] lists callers and callees.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Calls {
+    /// With callers and callees of each function.
+    Listed,
+    /// Without.
+    Skipped,
 }
 
 /// Per-function values of one or more experiments (see [`StackProfile::function_table`]).
@@ -853,6 +875,18 @@ impl FunctionTable {
     /// The function list: `<Total>` first, then every function of every stack, sorted by
     /// `sort` (largest first), ties by name (byte order), as gprofng lists them.
     pub fn rows(&self, columns: &[Column], sort: Option<Column>) -> Vec<Row> {
+        self.keyed_rows(columns, sort)
+            .into_iter()
+            .map(|(_, row)| row)
+            .collect()
+    }
+
+    /// [`FunctionTable::rows`] with each row's key (`<Total>` for the first).
+    pub(crate) fn keyed_rows(
+        &self,
+        columns: &[Column],
+        sort: Option<Column>,
+    ) -> Vec<(String, Row)> {
         let pick = |v: Option<&([u64; METRICS], [u64; METRICS])>, c: &Column| -> u64 {
             let i = c.metric.index();
             let row = match (v, c.flavor) {
@@ -862,28 +896,29 @@ impl FunctionTable {
             };
             row.get(i).copied().unwrap_or(0)
         };
-        let mut rows: Vec<(u64, Row)> = self
+        let mut rows: Vec<(u64, String, Row)> = self
             .functions
             .iter()
-            .map(|(name, v)| {
+            .map(|(key, v)| {
                 let values = columns.iter().map(|c| pick(Some(v), c)).collect();
-                let key = sort.map_or(0, |c| pick(Some(v), &c));
-                (
-                    key,
-                    Row {
-                        name: name.split('\0').next().unwrap_or_default().to_owned(),
-                        values,
-                    },
-                )
+                let sort_value = sort.map_or(0, |c| pick(Some(v), &c));
+                let name = key.split('\0').next().unwrap_or_default().to_owned();
+                (sort_value, key.clone(), Row { name, values })
             })
             .collect();
-        rows.sort_by(|(ka, a), (kb, b)| kb.cmp(ka).then_with(|| a.name.cmp(&b.name)));
+        // Ties by name, then (names printed alike) by key, so the order does not depend on
+        // hashing.
+        rows.sort_by(|(va, ka, a), (vb, kb, b)| {
+            vb.cmp(va)
+                .then_with(|| a.name.cmp(&b.name))
+                .then_with(|| ka.cmp(kb))
+        });
         let total = Row {
             name: TOTAL.to_owned(),
             values: columns.iter().map(|c| pick(None, c)).collect(),
         };
-        std::iter::once(total)
-            .chain(rows.into_iter().map(|(_, r)| r))
+        std::iter::once((TOTAL.to_owned(), total))
+            .chain(rows.into_iter().map(|(_, k, r)| (k, r)))
             .collect()
     }
 }
@@ -1200,10 +1235,22 @@ pub fn heap_stacks<S: Source>(
     exp: &Experiment<S>,
     view: HeapView,
 ) -> crate::Result<Vec<HeapStack>> {
-    let mut all = StackProfile::read(exp, Some(DataKind::Heap))?.heap_stacks(view);
+    heap_stacks_with(exp, view, crate::lines::NativeLines::Off)
+}
+
+/// [`heap_stacks`] with native frames' source lines from `native`: with
+/// `NativeLines::Dwarf` (feature `dwarf`) a frame reads `allocate + 0x00000096, line 97 in
+/// "lines.c"`, as gprofng prints the frames of programs whose line tables it reads.
+pub fn heap_stacks_with<S: Source>(
+    exp: &Experiment<S>,
+    view: HeapView,
+    native: crate::lines::NativeLines,
+) -> crate::Result<Vec<HeapStack>> {
+    let symbols = crate::lines::symbolizer(exp, native);
+    let mut all = StackProfile::collect(exp, symbols, Some(DataKind::Heap))?.heap_stacks(view);
     for d in exp.descendants().into_iter().filter(|d| d.has_data) {
         let child = exp.open_descendant(&d.name)?;
-        let symbols = Symbolizer::new(&child).with_founder_archives(exp);
+        let symbols = crate::lines::symbolizer(&child, native).with_founder_archives(exp);
         let profile = StackProfile::collect(&child, symbols, Some(DataKind::Heap))?;
         for h in profile.heap_stacks(view) {
             match all.iter_mut().find(|a| a.frames == h.frames) {

@@ -156,9 +156,14 @@ pub struct Frame {
     /// Offset of the PC in the function (native), or the bci (Java).
     pub offset: u64,
     /// Source line, where the experiment has it: for a Java frame the line of its bci in the
-    /// `LineNumberTable` of its class file (`jdynclasses/` or `archives/`); native frames
-    /// have none (that would take the load objects' DWARF line tables).
+    /// `LineNumberTable` of its class file (`jdynclasses/` or `archives/`); for a native frame
+    /// the line of its PC in the DWARF line table of its load object, when the symbolizer was
+    /// asked for them (`Symbolizer::with_native_lines`, feature `dwarf`).
     pub line: Option<u32>,
+    /// The frame's source file, an index in [`Symbolizer::files`]: a Java method's class's
+    /// `SourceFile` (as jclasses records it, with or without a line), a native frame's file
+    /// of its line.
+    pub file: Option<u32>,
     /// What the frame is.
     pub kind: FrameKind,
 }
@@ -178,6 +183,9 @@ pub struct Warnings {
     pub bad_stacks: u64,
     /// Java frames whose method id jclasses does not know (named `<Unknown>`).
     pub unknown_methods: u64,
+    /// Load objects whose DWARF line tables could not be read (their native frames have no
+    /// lines; [`Symbolizer::line_table_errors`] says why).
+    pub bad_line_tables: u64,
 }
 
 impl Warnings {
@@ -197,6 +205,10 @@ impl std::fmt::Display for Warnings {
             (self.missing_stacks, "packets whose frame info is missing"),
             (self.bad_stacks, "stacks whose links could not be resolved"),
             (self.unknown_methods, "Java frames of unknown methods"),
+            (
+                self.bad_line_tables,
+                "load objects with unreadable line tables",
+            ),
         ]
         .iter()
         .filter(|(count, _)| *count > 0)
@@ -233,8 +245,20 @@ pub struct Symbolizer<'e, S> {
     scratch: Vec<Frame>,
     /// Class files read so far, by internal class name (`None`: not in the experiment).
     classes: HashMap<String, Option<ClassFile>>,
-    /// The source file (jclasses) of Java methods with a line, for [`Symbolizer::frame_text`].
-    source_files: HashMap<FunctionId, String>,
+    /// Source file names, for [`Frame::file`].
+    files: Vec<String>,
+    file_ids: HashMap<String, u32>,
+    /// Native frames get their lines from the load objects' DWARF line tables.
+    #[cfg(feature = "dwarf")]
+    native_lines: bool,
+    /// The line tables of the load objects read so far (`None`: none or unreadable).
+    #[cfg(feature = "dwarf")]
+    line_tables: HashMap<String, Option<crate::dwarf::LineTable>>,
+    /// Load objects whose line tables could not be read, with why.
+    line_table_errors: Vec<(String, crate::Error)>,
+    /// The chain of inlined calls of native frames in inlined code (by function and offset),
+    /// which [`Symbolizer::frame_text`] appends as gprofng does.
+    inlined_chains: HashMap<(FunctionId, u64), String>,
     /// Java methods seen as native methods (their frames print `<Java native method>`).
     native_methods: std::collections::HashSet<FunctionId>,
 }
@@ -493,7 +517,14 @@ impl<'e, S: Source> Symbolizer<'e, S> {
             warnings: Warnings::default(),
             scratch: Vec::new(),
             classes: HashMap::new(),
-            source_files: HashMap::new(),
+            files: Vec::new(),
+            file_ids: HashMap::new(),
+            #[cfg(feature = "dwarf")]
+            native_lines: false,
+            #[cfg(feature = "dwarf")]
+            line_tables: HashMap::new(),
+            line_table_errors: Vec::new(),
+            inlined_chains: HashMap::new(),
             native_methods: std::collections::HashSet::new(),
         }
     }
@@ -539,13 +570,57 @@ impl<'e, S: Source> Symbolizer<'e, S> {
             return format!("{name} <Java native method>");
         }
         let mut text = format!("{name} + 0x{:08X}", frame.offset);
-        if let (true, Some(line)) = (java, frame.line) {
-            match self.source_files.get(&frame.function) {
+        if let Some(line) = frame.line {
+            match self.file_name(frame) {
                 Some(file) => text.push_str(&format!(", line {line} in \"{file}\"")),
                 None => text.push_str(&format!(", line {line}")),
             }
         }
+        if let Some(chain) = self.inlined_chains.get(&(frame.function, frame.offset)) {
+            // gprofng pads the text to 40 characters, with at least one space.
+            text.push(' ');
+            while text.len() < 40 {
+                text.push(' ');
+            }
+            text.push_str(chain);
+        }
         text
+    }
+
+    /// Names native frames' source lines from the DWARF line tables of their load objects
+    /// (the archived or found copies; [`crate::dwarf`]): [`Frame::line`] and [`Frame::file`]
+    /// of native frames are then set where the tables cover the PC, and
+    /// [`Symbolizer::frame_text`] prints them as gprofng does (`main + 0x000000CA, line 106
+    /// in "lines.c"`; for code inlined at a call, the call's line and the chain of inlined
+    /// calls gprofng appends, `main + 0x00000124, line 83 in "names.cc" <-- operator()
+    /// names.cc:82 `). Objects whose tables cannot be read have no lines
+    /// ([`Warnings::bad_line_tables`] counts them).
+    #[cfg(feature = "dwarf")]
+    pub fn with_native_lines(mut self) -> Self {
+        self.native_lines = true;
+        self
+    }
+
+    /// The source file names frames refer to ([`Frame::file`]).
+    pub fn files(&self) -> &[String] {
+        &self.files
+    }
+
+    /// The source file of `frame`, if known.
+    pub fn file_name(&self, frame: &Frame) -> Option<&str> {
+        self.files
+            .get(usize::try_from(frame.file?).ok()?)
+            .map(String::as_str)
+    }
+
+    fn intern_file(&mut self, name: &str) -> u32 {
+        if let Some(&id) = self.file_ids.get(name) {
+            return id;
+        }
+        let id = u32::try_from(self.files.len()).unwrap_or(u32::MAX);
+        self.files.push(name.to_owned());
+        self.file_ids.insert(name.to_owned(), id);
+        id
     }
 
     /// The functions named so far.
@@ -608,6 +683,7 @@ impl<'e, S: Source> Symbolizer<'e, S> {
             function: self.intern_function(name, None),
             offset: 0,
             line: None,
+            file: None,
             kind: FrameKind::Pseudo,
         }
     }
@@ -698,9 +774,24 @@ impl<'e, S: Source> Symbolizer<'e, S> {
             let bytes = bytes
                 .or_else(|| self.load.as_ref().and_then(|l| l(object)))
                 .or_else(|| self.exp.source().load_object(object));
-            let elf = bytes.and_then(|b| Elf::parse(&b).ok());
+            let elf = bytes.as_ref().and_then(|b| Elf::parse(b).ok());
             if elf.is_none() {
                 self.warnings.unreadable_objects += 1;
+            }
+            #[cfg(feature = "dwarf")]
+            if self.native_lines {
+                let table = match (&bytes, &elf) {
+                    (Some(b), Some(e)) => match crate::dwarf::LineTable::parse(b, e) {
+                        Ok(t) => Some(t),
+                        Err(err) => {
+                            self.warnings.bad_line_tables += 1;
+                            self.line_table_errors.push((object.to_owned(), err));
+                            None
+                        }
+                    },
+                    _ => None,
+                };
+                self.line_tables.insert(object.to_owned(), table);
             }
             self.objects.insert(object.to_owned(), elf);
         }
@@ -716,6 +807,47 @@ impl<'e, S: Source> Symbolizer<'e, S> {
             Some(r) => Some((r, rel)),
             None => self.map.resolve_later(pc, rel),
         }
+    }
+
+    /// The source file and line of native `address` of `object` (its ELF address), when
+    /// native lines were asked for and its line table has it.
+    #[cfg(feature = "dwarf")]
+    fn native_line(&self, object: &str, address: u64) -> Option<(String, u32)> {
+        if !self.native_lines {
+            return None;
+        }
+        let elf = self.objects.get(object)?.as_ref()?;
+        let line = self.line_tables.get(object)?.as_ref()?.line(elf, address)?;
+        Some((line.file.to_owned(), line.line))
+    }
+
+    #[cfg(not(feature = "dwarf"))]
+    fn native_line(&self, _object: &str, _address: u64) -> Option<(String, u32)> {
+        None
+    }
+
+    /// The chain of inlined calls gprofng appends to a frame at `address` of `object`.
+    #[cfg(feature = "dwarf")]
+    fn native_inlined_chain(&self, object: &str, address: u64) -> Option<String> {
+        if !self.native_lines {
+            return None;
+        }
+        let elf = self.objects.get(object)?.as_ref()?;
+        self.line_tables
+            .get(object)?
+            .as_ref()?
+            .inlined_chain(elf, address)
+    }
+
+    #[cfg(not(feature = "dwarf"))]
+    fn native_inlined_chain(&self, _object: &str, _address: u64) -> Option<String> {
+        None
+    }
+
+    /// The load objects whose DWARF line tables could not be read (by map.xml path), with
+    /// the error (what and at which byte offset of the object): their frames have no lines.
+    pub fn line_table_errors(&self) -> &[(String, crate::Error)] {
+        &self.line_table_errors
     }
 
     /// Is `frame` in gprofng's `@plt` function of a load object?
@@ -739,13 +871,14 @@ impl<'e, S: Source> Symbolizer<'e, S> {
                 function: self.intern_function(&name, None),
                 offset,
                 line: None,
+                file: None,
                 kind,
             };
         }
         let object = r.name.to_owned();
         let file_offset = r.offset;
         let base = self.map.load_base(&object, rel);
-        let (name, offset) = {
+        let ((name, offset), address) = {
             let elf = self.elf(&object);
             let address = match (elf, base) {
                 (Some(elf), Some(base)) => elf
@@ -755,18 +888,28 @@ impl<'e, S: Source> Symbolizer<'e, S> {
                 (None, _) => None,
             }
             .unwrap_or(file_offset);
-            match elf.and_then(|e| e.function(address).map(|f| (e, f))) {
+            let named = match elf.and_then(|e| e.function(address).map(|f| (e, f))) {
                 Some((e, f)) => (function_name(&e.name(f)).into_owned(), address - f.address),
                 None if elf.is_none_or(|e| e.functions.is_empty()) => {
                     missing_object_name(r.segment_offset, file_offset, &object)
                 }
                 None => static_name(elf, address, &object),
-            }
+            };
+            (named, address)
         };
+        let (line, file) = match self.native_line(&object, address) {
+            Some((file, line)) => (Some(line), Some(self.intern_file(&file))),
+            None => (None, None),
+        };
+        let function = self.intern_function(&name, Some(&object));
+        if let Some(chain) = self.native_inlined_chain(&object, address) {
+            self.inlined_chains.insert((function, offset), chain);
+        }
         Frame {
-            function: self.intern_function(&name, Some(&object)),
+            function,
             offset,
-            line: None,
+            line,
+            file,
             kind,
         }
     }
@@ -916,18 +1059,17 @@ impl<'e, S: Source> Symbolizer<'e, S> {
             if jf.lineno == JNI_MARKER {
                 self.native_methods.insert(function);
             }
-            if line.is_some() && !self.source_files.contains_key(&function) {
-                if let Some((class, _)) = self.jclasses.method(jf.method_id) {
-                    if !class.source_file.is_empty() {
-                        self.source_files
-                            .insert(function, class.source_file.clone());
-                    }
-                }
-            }
+            let source_file = self
+                .jclasses
+                .method(jf.method_id)
+                .map(|(class, _)| class.source_file.clone())
+                .filter(|f| !f.is_empty());
+            let file = source_file.map(|f| self.intern_file(&f));
             out.push(Frame {
                 function,
                 offset: u64::try_from(jf.lineno).unwrap_or(0),
                 line,
+                file,
                 kind: kinds.get(depth).copied().unwrap_or(FrameKind::Java),
             });
             if jf.lineno != JNI_MARKER {

@@ -71,6 +71,12 @@ fn read<S: Source>(exp: &Experiment<S>) {
             }
         }
     }
+    // Native lines from the archived programs' DWARF, as the line view reads them.
+    if let Ok(p) = StackProfile::collect(exp, Symbolizer::new(exp).with_native_lines(), None) {
+        let list = experiment::lines::LineList::of_table(&p.line_table());
+        assert_eq!(list.lines.first().map(|l| l.name.as_str()), Some("<Total>"));
+        let _ = p.heap_stacks(HeapView::Leaks);
+    }
     if let Ok(p) = StackProfile::collect(exp, Symbolizer::new(exp), None) {
         let t = p.function_table();
         let columns = t.default_columns();

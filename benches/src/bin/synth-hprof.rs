@@ -17,7 +17,9 @@
 //! - the general heap: instances of 300 classes `com.synth.C0…C299` with 0–6 reference fields
 //!   (some inheriting fields from a superclass), object arrays with heavy-tailed lengths,
 //!   `java.lang.String`s with their `byte[]` values; each region is a tree of references
-//!   (object r refers to r·4+1 … r·4+4) plus random references inside the region;
+//!   (object r refers to r·4+1 … r·4+4, so the first quarter are instances with four or more
+//!   reference fields or object arrays) plus random references inside the region, fifteen in
+//!   sixteen to objects within 32,768 of the referrer (a compacted heap's locality);
 //! - 5% unreachable garbage at the end, referring only to itself;
 //! - every class is a `ROOT_STICKY_CLASS`.
 #![allow(clippy::print_stdout, clippy::print_stderr)]
@@ -49,6 +51,9 @@ options:
 exit status: 0 written; 1 OUT could not be written (nothing is left behind);
 2 bad arguments.
 ";
+
+/// How far a near reference reaches, in objects either side.
+const NEAR: u64 = 1 << 15;
 
 /// Classes of the general heap.
 const CLASSES: u64 = 300;
@@ -108,6 +113,19 @@ impl Region {
     /// A pseudo-random object of the region.
     fn random(self, h: u64) -> u64 {
         self.start + h % self.len().max(1)
+    }
+    /// A pseudo-random object of the region near object `i`: fifteen times in sixteen within
+    /// [`NEAR`] objects of it, else anywhere in the region. Real heaps are like that: a
+    /// compacting collector keeps objects in allocation order (or copies a referent next to
+    /// its referrer), so most references go to neighbours.
+    fn random_near(self, i: u64, h: u64) -> u64 {
+        if h % 16 == 0 || self.len() <= 2 * NEAR {
+            return self.random(h >> 4);
+        }
+        let lo = i
+            .saturating_sub(NEAR)
+            .clamp(self.start, self.end - 2 * NEAR);
+        lo + (h >> 4) % (2 * NEAR)
     }
 }
 
@@ -236,6 +254,17 @@ fn c_depth(k: u64) -> u64 {
 }
 
 fn kind(plan: &Plan, region: Region, i: u64) -> Kind {
+    // The first quarter of a region are the tree's inner objects: each holds its four
+    // children, so every object of the region is reachable from its root.
+    if (i - region.start) < region.len().div_ceil(4) {
+        let h = mix(plan.seed ^ 0x1AAE, i);
+        return if h % 10 < 3 {
+            Kind::Array(4 + (h >> 8) % 13)
+        } else {
+            // A class with at least four reference fields: C8, C9, C18, C19, …
+            Kind::Instance(10 * ((h >> 8) % (CLASSES / 10)) + 8 + (h >> 20) % 2)
+        };
+    }
     // Objects come in pairs so that a string's byte[] is always the object after it.
     let pair = (i - region.start) / 2;
     let h = mix(plan.seed, region.start.wrapping_add(pair));
@@ -375,25 +404,6 @@ fn write_dump<W: Write>(out: W, plan: &Plan, progress: &mut dyn FnMut(u64)) -> i
         Vec::new(),
         0,
     ));
-    // What readers look up by name: the class of class objects, and of the strings' bytes.
-    classes.push((
-        CLASS_CLASS,
-        "java/lang/Class".into(),
-        OBJECT_CLASS,
-        Vec::new(),
-        96,
-        Vec::new(),
-        0,
-    ));
-    classes.push((
-        BYTE_ARRAY_CLASS,
-        "[B".into(),
-        OBJECT_CLASS,
-        Vec::new(),
-        16,
-        Vec::new(),
-        0,
-    ));
     let f = field_bytes(
         &mut names,
         &[("value", BasicType::Object), ("coder", BasicType::Byte)],
@@ -475,6 +485,25 @@ fn write_dump<W: Write>(out: W, plan: &Plan, progress: &mut dyn FnMut(u64)) -> i
         0,
         statics,
         CACHES as u16,
+    ));
+    // What readers look up by name: the class of class objects, and of the strings' bytes.
+    classes.push((
+        CLASS_CLASS,
+        "java/lang/Class".into(),
+        OBJECT_CLASS,
+        Vec::new(),
+        96,
+        Vec::new(),
+        0,
+    ));
+    classes.push((
+        BYTE_ARRAY_CLASS,
+        "[B".into(),
+        OBJECT_CLASS,
+        Vec::new(),
+        16,
+        Vec::new(),
+        0,
     ));
     for k in 0..CLASSES {
         let mut fields: Vec<(String, BasicType)> = (0..c_refs(k))
@@ -629,7 +658,7 @@ fn write_object<W: Write>(out: &mut Out<W>, plan: &Plan, i: u64) -> io::Result<(
         }
         Kind::Array(len) => {
             let children = (0..4).filter_map(|c| region.child(r, c));
-            let randoms = (0..len).map(|k| region.random(mix(h, k)));
+            let randoms = (0..len).map(|k| region.random_near(i, mix(h, k)));
             out.array(
                 i,
                 children
@@ -649,7 +678,7 @@ fn write_object<W: Write>(out: &mut Out<W>, plan: &Plan, i: u64) -> io::Result<(
                         Some(t) => object_id(t),
                         // A few null fields, as real heaps have.
                         None if mix(h, j) % 8 == 0 => 0,
-                        None => object_id(region.random(mix(h, j))),
+                        None => object_id(region.random_near(i, mix(h, j))),
                     };
                     data.extend_from_slice(&id.to_be_bytes());
                     j += 1;

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# gprofng's callers-callees, leaks and allocations views of every case, for the tests that
-# compare er-callers / er-leaks with them value by value (tests/views.rs).
+# gprofng's callers-callees, source lines, leaks and allocations views of every case, for the tests that
+# compare er-callers / er-lines / er-leaks with them value by value (tests/views.rs,
+# tests/lines.rs).
 #
 # Run from experiment/tests/data with the gprofng that recorded the cases (2.40, Debian 12) on a
 # machine holding the load objects at their recorded paths. The fixtures' archives/ keep only
@@ -22,6 +23,7 @@ for case in */; do
     # A program kept beside the experiment (killed: nothing archived) stays beside it.
     if [ -f "$case/prog" ]; then cp "$case/prog" "$tmp/$case/"; fi
     gprofng display text -callers-callees "$tmp/$case/test.1.er" > "$case/callers-callees.txt"
+    gprofng display text -lines "$tmp/$case/test.1.er" > "$case/lines.txt"
     if grep -q 'kind="5"\|heaptrace' "$case/test.1.er/log.xml" 2>/dev/null && [ -s "$case/test.1.er/heaptrace" ]; then
         gprofng display text -leaks "$tmp/$case/test.1.er" > "$case/leaks.txt"
         gprofng display text -allocs "$tmp/$case/test.1.er" > "$case/allocs.txt"

@@ -127,8 +127,15 @@ impl<'a> ObjectIndex<'a> {
         let mut instances: IdMap<(u32, u64)> = IdMap::default();
         // References of object arrays and class objects, at most.
         let mut other_refs = 0u64;
+        // References of instances, at most, by their lengths alone (ids that fit, and the
+        // class): bounds the estimate by layouts when a class's instances differ in length.
+        let mut instance_refs_by_length = 0u64;
         // The stretches of the file holding sub-records that decode, for the second pass.
         let mut stretches: Vec<(u64, u64)> = Vec::new();
+        // While the ids come in ascending order (as a dump written in address order has
+        // them), their offsets: then they are already in node order and no second pass is
+        // needed.
+        let mut ascending: Option<Vec<u64>> = Some(Vec::new());
         let mut c = Cursor::new(
             data.get(header_len..).unwrap_or_default(),
             header_len as u64,
@@ -158,6 +165,7 @@ impl<'a> ObjectIndex<'a> {
                 let mut sc = Cursor::new(body, rh.body_offset(), id_size);
                 let mut decoded = rh.body_offset();
                 while !sc.is_empty() {
+                    let at = sc.offset();
                     let sub = match parse_sub_record(&mut sc) {
                         Ok(s) => s,
                         Err(e) => {
@@ -166,6 +174,7 @@ impl<'a> ObjectIndex<'a> {
                         }
                     };
                     decoded = sc.offset();
+                    let before = ids.len();
                     match sub {
                         SubRecord::InstanceDump(i) => {
                             ids.push(i.object_id);
@@ -173,6 +182,7 @@ impl<'a> ObjectIndex<'a> {
                             let e = instances.entry(i.class_id).or_insert((0, 0));
                             e.0 = e.0.max(len);
                             e.1 += 1;
+                            instance_refs_by_length += (i.data.len() / id_size.bytes()) as u64 + 1;
                         }
                         SubRecord::ObjectArrayDump(a) => {
                             ids.push(a.array_id);
@@ -192,6 +202,14 @@ impl<'a> ObjectIndex<'a> {
                         }
                         SubRecord::Root(root) => roots.push(root),
                         SubRecord::HeapDumpInfo(_) => {}
+                    }
+                    if ids.len() > before {
+                        if let Some(offsets) = &mut ascending {
+                            match (ids.get(before.wrapping_sub(1)), ids.get(before)) {
+                                (Some(prev), Some(id)) if prev >= id => ascending = None,
+                                _ => offsets.push(at),
+                            }
+                        }
                     }
                 }
                 if decoded > rh.body_offset() {
@@ -235,7 +253,14 @@ impl<'a> ObjectIndex<'a> {
             return Err(too_many(ids.len(), max_nodes));
         }
         let ids = Ids::new(&ids);
-        let offsets = first_offsets(data, id_size, &stretches, &ids, scratch)?;
+        let offsets = match ascending {
+            Some(found) if found.len() == ids.len() => {
+                let mut offsets = scratch::u64s(scratch, ids.len(), "object offsets")?;
+                offsets.copy_from_slice(&found);
+                offsets
+            }
+            _ => first_offsets(data, id_size, &stretches, &ids, scratch)?,
+        };
         let mut special = HashMap::new();
         for class_id in names.class_ids() {
             if let Some(name) = names.class_name(class_id) {
@@ -263,13 +288,17 @@ impl<'a> ObjectIndex<'a> {
         };
         let longest: IdMap<u32> = instances.iter().map(|(&k, &(l, _))| (k, l)).collect();
         ix.build_layouts(&longest);
-        ix.edge_bound = instances
+        let by_layout = instances
             .iter()
             .map(|(class_id, &(_, count))| {
                 let refs = ix.layout(*class_id).map_or(0, |l| l.refs.len() as u64);
                 count.saturating_mul(refs + 1)
             })
-            .fold(other_refs, u64::saturating_add);
+            .fold(0, u64::saturating_add);
+        // Never more than the input's bytes can hold, whatever the layouts say.
+        ix.edge_bound = by_layout
+            .min(instance_refs_by_length)
+            .saturating_add(other_refs);
         Ok(ix)
     }
 

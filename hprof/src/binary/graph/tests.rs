@@ -158,3 +158,28 @@ fn past_the_node_limit_is_an_error_naming_count_and_limit() {
     // The real limit leaves room for the super-root's row and "none" in `u32`s.
     assert_eq!(MAX_NODES as u64, (1u64 << 32) - 2);
 }
+
+#[test]
+fn the_reference_bound_follows_the_bytes_not_the_longest_instance() {
+    use super::super::write::HeapBuilder;
+    use super::super::{BasicType, IdSize, Value};
+    use super::index::ObjectIndex;
+    // One instance with 100 object fields, then 1000 instances of the same class with no
+    // field bytes: a bound by the class layout alone would reserve 1001 × 101 references.
+    let fields: Vec<(String, BasicType)> = (0..100)
+        .map(|k| (format!("f{k}"), BasicType::Object))
+        .collect();
+    let fields: Vec<(&str, BasicType)> = fields.iter().map(|(n, t)| (n.as_str(), *t)).collect();
+    let mut heap = HeapBuilder::new(IdSize::Eight);
+    heap.class(0x10, "java.lang.Object", 0, &[])
+        .class(0x20, "Wide", 0x10, &fields)
+        .instance(0x100, 0x20, &[Value::Object(0); 100]);
+    for k in 0..1000 {
+        heap.instance(0x1000 + k, 0x20, &[]);
+    }
+    let data = heap.build().unwrap();
+    let ix = ObjectIndex::build(&data).unwrap();
+    assert!(ix.edge_bound < 1200, "{}", ix.edge_bound);
+    let graph = super::Graph::build(&data, super::Options::default()).unwrap();
+    assert_eq!(graph.summary().objects, 1003);
+}
