@@ -66,7 +66,7 @@
 //! A JDK Flight Recorder recording gives one table per event type it holds (types the
 //! metadata declares but no event uses get none), named after the type with every character
 //! but ASCII letters, digits and `_` replaced by `_` (`jdk.ExecutionSample` →
-//! `jdk_ExecutionSample`; [`jfr::table_name`]), plus `stacks` and `stack_frames`. An event
+//! `jdk_ExecutionSample`; `jfr::table_name`), plus `stacks` and `stack_frames`. An event
 //! table's columns are the type's fields, in the order and with the names its metadata
 //! declares them:
 //!
@@ -93,7 +93,7 @@
 //!
 //! Every column is nullable. A later chunk whose metadata declares a type differently (a
 //! field added, removed or retyped) fills the columns it shares with the table's first
-//! chunk, by name and type, and leaves the others null ([`jfr::Summary::mismatched_values`]).
+//! chunk, by name and type, and leaves the others null (`jfr::Summary::mismatched_values`).
 //!
 //! | table | columns |
 //! |---|---|
