@@ -156,9 +156,14 @@ impl DominatorTree {
         //    of row w (it ends at the start of row w + 1).
         let mut pstart_array = P::alloc(s, n + 1)?;
         let pstart: &mut [P] = &mut pstart_array;
-        let order: &[u32] = order;
+        // Rows in their own order (the target array read front to back); a row's DFS
+        // number from `pre`. Which order a predecessor list has does not matter.
         let each_pred = |f: &mut dyn FnMut(u32, u32)| {
-            for (i, &v) in order.iter().take(n).enumerate() {
+            for v in 0..rows as u32 {
+                let i = g(&pre, v);
+                if i == NONE {
+                    continue;
+                }
                 let (a, b) = view.range(v);
                 for at in a..b {
                     if skip_weak && view.is_weak(at) {
@@ -167,7 +172,7 @@ impl DominatorTree {
                     let t = view.targets.get(at as usize).copied().unwrap_or(NONE);
                     let w = g(&pre, t);
                     if w != NONE {
-                        f(w, i as u32);
+                        f(w, i);
                     }
                 }
             }
