@@ -3,7 +3,7 @@
 
 use proptest::prelude::*;
 
-use super::dominators::{DominatorTree, NONE, WeakEdges};
+use super::dominators::{DominatorTree, Linking, NONE, WeakEdges};
 use super::edges::Edges;
 use super::scratch::IN_MEMORY;
 
@@ -76,7 +76,13 @@ proptest! {
         let n = rows.len() - 1;
         let entry = n;
         let (reached, dom) = dominance(&rows, entry);
-        let tree = DominatorTree::compute(Edges::from_rows(&rows), entry as u32, WeakEdges::Skip, &IN_MEMORY).unwrap();
+        // Both ways of linking the semidominator forest give the same tree.
+        let balanced = DominatorTree::compute_linking(Edges::from_rows(&rows), entry as u32,
+            WeakEdges::Skip, &IN_MEMORY, Some(Linking::Balanced)).unwrap();
+        let tree = DominatorTree::compute_linking(Edges::from_rows(&rows), entry as u32,
+            WeakEdges::Skip, &IN_MEMORY, Some(Linking::Simple)).unwrap();
+        prop_assert_eq!(&balanced.idom, &tree.idom);
+        prop_assert_eq!(balanced.preorder(), tree.preorder());
         prop_assert_eq!(tree.reached(), reached.iter().filter(|r| **r).count());
         for y in 0..=n {
             let got = tree.idom(y as u32);
@@ -133,6 +139,15 @@ fn deep_chain_needs_no_recursion() {
     assert_eq!(tree.idom(n - 1), Some(n - 2));
     let (retained, _) = accumulate_with(&tree, n as usize, |_| 1);
     assert_eq!(retained[0], u64::from(n));
+    let balanced = DominatorTree::compute_linking(
+        Edges::from_rows(&rows),
+        n,
+        WeakEdges::Follow,
+        &IN_MEMORY,
+        Some(Linking::Balanced),
+    )
+    .unwrap();
+    assert_eq!(balanced.idom, tree.idom);
 }
 
 #[test]
