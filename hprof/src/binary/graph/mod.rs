@@ -50,8 +50,10 @@
 //! Everything else lives in the [scratch storage](scratch) of [`Options::scratch`]: the file
 //! offset of each object's sub-record (8 bytes per object, kept), the references (4 bytes per
 //! reference plus a row start of 4 per object; 8 once there are more than 2^32 references), the
-//! predecessor lists (the same again) and the depth-first order (4 per object). At its peak,
-//! when both directions exist, the scratch holds about `20·N + 8·R` bytes; shortest paths add
+//! predecessor lists (the same again), the depth-first order (4 per object) and, from 2^26
+//! objects on, the semidominator forest's children and sizes (8 per object). At its peak,
+//! when both directions exist, the scratch holds about `20·N + 8·R` bytes (`24·N + 4·R` while
+//! the semidominators of a graph past 2^26 objects are computed); shortest paths add
 //! 8 per object and the reverse index `4·N + 4·R` when first asked for. The scratch is heap
 //! memory by default ([`InMemory`]); a caller whose dump does not fit hands in its own, e.g.
 //! memory-mapped files the kernel may page out (the `dominators` example's `--scratch DIR`).
