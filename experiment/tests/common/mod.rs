@@ -10,6 +10,10 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use experiment::bytes::Bytes;
+use experiment::profile::Metric;
+use experiment::{Experiment, MemorySource, Source};
+
 /// The fixtures directory.
 pub(crate) fn data() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data")
@@ -61,4 +65,67 @@ pub(crate) fn run_example(name: &str, args: &[&str]) -> String {
         String::from_utf8_lossy(&out.stderr)
     );
     String::from_utf8(out.stdout).unwrap()
+}
+
+/// A case's experiment in memory, with its load objects found like the recording machine
+/// would (symbols-only extracts of the system libraries, the program beside a case that
+/// archived nothing).
+pub(crate) struct Case {
+    files: MemorySource,
+    dir: String,
+}
+
+impl Source for Case {
+    fn read(&self, path: &str) -> experiment::Result<Option<Bytes>> {
+        self.files.read(path)
+    }
+    fn list(&self, dir: &str) -> Vec<String> {
+        self.files.list(dir)
+    }
+    fn load_object(&self, recorded_path: &str) -> Option<Bytes> {
+        let name = recorded_path.rsplit('/').next()?;
+        let beside = data().join(&self.dir).join(name);
+        let file = if beside.is_file() {
+            beside
+        } else {
+            data().join("load-objects").join(name)
+        };
+        std::fs::read(file).ok().map(Bytes::from)
+    }
+}
+
+pub(crate) fn open(case: &str) -> Experiment<Case> {
+    fn walk(root: &Path, dir: &Path, src: &mut MemorySource) {
+        for e in std::fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                walk(root, &p, src);
+            } else {
+                let rel = p.strip_prefix(root).unwrap().to_str().unwrap().to_owned();
+                src.insert(rel, std::fs::read(&p).unwrap());
+            }
+        }
+    }
+    let root = data().join(case).join("test.1.er");
+    let mut files = MemorySource::new();
+    walk(&root, &root, &mut files);
+    Experiment::open(Case {
+        files,
+        dir: case.to_owned(),
+    })
+    .unwrap()
+}
+
+/// gprofng's text for a value: seconds with 3 decimals (`0.` under a microsecond), else the
+/// integer.
+pub(crate) fn gprofng_text(metric: Metric, v: u64) -> String {
+    if metric.is_time() {
+        if v < 1000 {
+            "0.".into()
+        } else {
+            format!("{:.3}", v as f64 / 1e9)
+        }
+    } else {
+        v.to_string()
+    }
 }
