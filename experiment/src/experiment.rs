@@ -20,6 +20,44 @@ pub struct Experiment<S> {
     frameinfo: FrameInfo,
     /// Damage seen while opening: log.xml or map.xml cut inside an element.
     damage: Vec<Error>,
+    /// What a complete pass over each data file found (see [`Scans`]).
+    scans: Scans,
+}
+
+/// The first bad packet and the first packet of an undescribed kind of a data file, as a
+/// complete pass found them: [`Experiment::stream_packets`] keeps them, so that
+/// [`Experiment::partial`] after a streamed read does not read the data files again.
+type Scan = (Option<Error>, Option<Error>);
+
+/// [`Scan`]s by data file name (a handful of files; behind a lock because streaming takes
+/// `&self`).
+#[derive(Debug, Default)]
+struct Scans(std::sync::Mutex<Vec<(String, Scan)>>);
+
+impl Scans {
+    fn get(&self, name: &str) -> Option<Scan> {
+        let scans = self.0.lock().ok()?;
+        scans
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, s)| s.clone())
+    }
+
+    fn put(&self, name: &str, scan: Scan) {
+        if let Ok(mut scans) = self.0.lock() {
+            if !scans.iter().any(|(n, _)| n == name) {
+                scans.push((name.to_owned(), scan));
+            }
+        }
+    }
+}
+
+impl Clone for Scans {
+    fn clone(&self) -> Self {
+        Scans(std::sync::Mutex::new(
+            self.0.lock().map(|s| s.clone()).unwrap_or_default(),
+        ))
+    }
 }
 
 /// One reason an experiment is partial: data is missing from what was read (see
@@ -123,6 +161,7 @@ impl<S: Source> Experiment<S> {
             map,
             frameinfo,
             damage,
+            scans: Scans::default(),
         })
     }
 
@@ -237,8 +276,13 @@ impl<S: Source> Experiment<S> {
         let file = DataFile::new(name, Bytes::new(), &self.log);
         let mut offset = 0u64;
         let mut found = false;
+        // What `partial` would find scanning the file: kept when the pass completes.
+        let mut scan: Scan = (None, None);
         loop {
             let Some(chunk) = self.source.read_at(name, offset, chunk_len)? else {
+                if found {
+                    self.scans.put(name, scan);
+                }
                 return Ok(found);
             };
             found = true;
@@ -253,10 +297,23 @@ impl<S: Source> Experiment<S> {
                         resume = e.offset();
                         break;
                     }
+                    Err(e) => {
+                        if scan.0.is_none() {
+                            scan.0 = Some(e.clone());
+                        }
+                        f(Err(e));
+                    }
                     item => f(item),
                 }
             }
+            if scan.1.is_none() {
+                scan.1 = packets
+                    .undescribed
+                    .take()
+                    .and_then(|p| file.undescribed_error(&p));
+            }
             if at_end {
+                self.scans.put(name, scan);
                 return Ok(true);
             }
             let end = offset.saturating_add(chunk.len() as u64);
@@ -318,7 +375,11 @@ impl<S: Source> Experiment<S> {
         );
         let mut stack_referenced = false;
         for name in self.log.data_files() {
-            match self.scan_data_file(&name) {
+            match self
+                .scans
+                .get(&name)
+                .map_or_else(|| self.scan_data_file(&name), Ok)
+            {
                 Ok((error, undescribed)) => {
                     out.extend(error.map(Partial::Damaged));
                     out.extend(undescribed.map(Partial::Damaged));
@@ -728,6 +789,7 @@ impl<'e> DataFile<'e> {
         DataPackets {
             inner: Packets::at(chunk, self.endian, base),
             file: self,
+            undescribed: None,
         }
     }
 
@@ -737,6 +799,7 @@ impl<'e> DataFile<'e> {
         DataPackets {
             inner: Packets::new(&self.bytes, self.endian),
             file: self,
+            undescribed: None,
         }
     }
 }
@@ -746,6 +809,8 @@ impl<'e> DataFile<'e> {
 pub struct DataPackets<'a> {
     inner: Packets<'a>,
     file: &'a DataFile<'a>,
+    /// The first packet skipped for a kind log.xml does not describe.
+    undescribed: Option<RawPacket<'a>>,
 }
 
 /// A data packet with its descriptor and layout.
@@ -800,6 +865,9 @@ impl<'a> Iterator for DataPackets<'a> {
                     },
                     layout,
                 }));
+            }
+            if self.undescribed.is_none() {
+                self.undescribed = Some(raw);
             }
         }
     }

@@ -34,9 +34,12 @@ impl Hasher for IntHasher {
     fn write_usize(&mut self, n: usize) {
         self.write_u64(n as u64);
     }
+    /// The product's well-mixed high bits rotated down: hashbrown picks buckets by the low
+    /// bits, and a product keeps its key's low zero bits (16-byte aligned addresses would all
+    /// start probing at a multiple of 16).
     #[inline]
     fn finish(&self) -> u64 {
-        self.0
+        self.0.rotate_left(26)
     }
 }
 

@@ -101,8 +101,12 @@ pub struct Resolved<'a> {
     /// code), false for a segment of a load object file.
     pub generated: bool,
     /// File offset of the start of the mapping holding the PC (`foffset`; 0 for generated
-    /// code): where gprofng's placeholder for a load object it cannot read starts.
+    /// code).
     pub segment_offset: u64,
+    /// Size of the mapping holding the PC: gprofng's placeholder for a load object it cannot
+    /// read covers that many bytes from file offset 0 (see
+    /// [`missing_object_name`](crate::stacks::missing_object_name)).
+    pub segment_size: u64,
 }
 
 impl Resolved<'_> {
@@ -292,6 +296,7 @@ impl Map {
                 offset: (pc - vaddr).wrapping_add(foff as u64),
                 generated,
                 segment_offset: foff as u64,
+                segment_size: size,
             };
             found.push((t, vaddr, r));
         }
@@ -490,6 +495,7 @@ impl<'m> MapIndex<'m> {
                         offset,
                         generated,
                         segment_offset: foff as u64,
+                        segment_size: size,
                     },
                 ));
             }
@@ -547,6 +553,7 @@ mod tests {
                         offset,
                         generated,
                         segment_offset: foff as u64,
+                        segment_size: size,
                     },
                 ));
             }
@@ -652,12 +659,14 @@ mod tests {
             offset: 0x10,
             generated: true,
             segment_offset: 0,
+            segment_size: 0x100,
         };
         let lib = Resolved {
             name: "libjvm.so",
             offset: 0x3030,
             generated: false,
             segment_offset: 0x20,
+            segment_size: 0x10000,
         };
         assert_eq!(map.resolve(0x4010, 10 * (n - 1) + 4), Some(jit.clone()));
         // Between an unmap and the next mapping the segment underneath shows through.

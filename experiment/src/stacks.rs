@@ -7,8 +7,9 @@
 //! objects' ELF symbols. The load objects come from the experiment's `archives/` (through its
 //! [`Source`]) or, for objects not archived, from [`Source::load_object`] (the `fs` feature's
 //! directory source searches like gprofng) or a caller-supplied closure
-//! ([`Symbolizer::with_load_objects`]; the crate does no I/O). An object found nowhere is one
-//! function, gprofng's `<static>@0x1000 (<prog>) --  no functions found` ([`missing_object_name`]).
+//! ([`Symbolizer::with_load_objects`]; the crate does no I/O). An object found nowhere is
+//! named as gprofng names it, `<static>@0x0 (<libc.so.6>) --  no functions found`
+//! ([`missing_object_name`]).
 //!
 //! Names follow gprofng exactly where the inputs allow:
 //! * a native PC is named by the ELF function symbol containing it (`.symtab`, else `.dynsym`,
@@ -175,7 +176,7 @@ pub struct Warnings {
     /// Native PCs no mapping of map.xml covers (named `<Unknown>`).
     pub unknown_pcs: u64,
     /// Load objects whose ELF could not be had or read (their PCs are named
-    /// `<static>@0x1000 (<object>) --  no functions found`, see [`missing_object_name`]).
+    /// `<static>@0x0 (<object>) --  no functions found` and the like, see [`missing_object_name`]).
     pub unreadable_objects: u64,
     /// Packets whose `FRINFO` has no frame packet in data.frameinfo (empty stacks).
     pub missing_stacks: u64,
@@ -299,17 +300,27 @@ pub fn static_name(elf: Option<&Elf>, address: u64, object: &str) -> (String, u6
     )
 }
 
-/// gprofng's one function for a load object it has no function symbols of (not archived and
-/// not found, unreadable, or stripped bare): `<static>@0xFOFFSET (<object>) --  no functions
-/// found`, FOFFSET being the file offset of the mapping holding the PC; the offset is the
-/// PC's from there.
-pub fn missing_object_name(segment_offset: u64, file_offset: u64, object: &str) -> (String, u64) {
+/// gprofng's function for a PC of a load object it has no function symbols of (not archived
+/// and not found, unreadable, or stripped bare), and the PC's offset in it. gprofng takes such
+/// an object for one function covering the first `segment_size` bytes of the file, the size of
+/// the mapping holding the PC, named `<static>@0x0 (<object>) --  no functions found`; a PC at
+/// a file offset past that falls in the hole after it, `<static>@0xSIZE (<object>) --  no
+/// functions found` (as [`static_name`] names a hole after the last function). So a library
+/// whose code starts past its size reads `<static>@0x2d000 (<libgp-collector.so>)` (code mapped
+/// at 0x47000, 0x2d000 bytes), a small program's `<static>@0x1000 (<prog>)`, and libc's
+/// `<static>@0x0 (<libc.so.6>)` (code at 0x26000, 0x156000 bytes).
+pub fn missing_object_name(segment_size: u64, file_offset: u64, object: &str) -> (String, u64) {
+    let low = if file_offset < segment_size {
+        0
+    } else {
+        segment_size
+    };
     (
         format!(
-            "<static>@{segment_offset:#x} ({}) --  no functions found",
+            "<static>@{low:#x} ({}) --  no functions found",
             object_name(object)
         ),
-        file_offset.wrapping_sub(segment_offset),
+        file_offset - low,
     )
 }
 
@@ -891,7 +902,7 @@ impl<'e, S: Source> Symbolizer<'e, S> {
             let named = match elf.and_then(|e| e.function(address).map(|f| (e, f))) {
                 Some((e, f)) => (function_name(&e.name(f)).into_owned(), address - f.address),
                 None if elf.is_none_or(|e| e.functions.is_empty()) => {
-                    missing_object_name(r.segment_offset, file_offset, &object)
+                    missing_object_name(r.segment_size, file_offset, &object)
                 }
                 None => static_name(elf, address, &object),
             };

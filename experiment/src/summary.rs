@@ -108,10 +108,13 @@ pub fn heap_leaks(packets: &[HeapPacket]) -> Vec<u64> {
 /// not with the events. Each allocation carries a tag (its stack).
 #[derive(Debug)]
 pub(crate) struct LeakTracker<T> {
-    /// Allocations that may still leak: id → (tag, bytes still allocated).
+    /// Live `malloc` blocks: address → (allocation id, tag, bytes). One map for the common
+    /// malloc–free pair: one insert and one remove per block.
+    live: crate::hash::IntMap<u64, (usize, T, u64)>,
+    /// Other allocations that may still leak: id → (tag, bytes still allocated): blocks
+    /// allocated again at their address without a free in between (no free can reach them
+    /// any more) and `mmap` mappings (their chunks in `chunks`).
     allocs: crate::hash::IntMap<usize, (T, u64)>,
-    /// Live `malloc` addresses → allocation id.
-    live: crate::hash::IntMap<u64, usize>,
     chunks: Chunks,
     next: usize,
 }
@@ -119,41 +122,35 @@ pub(crate) struct LeakTracker<T> {
 impl<T: Copy> LeakTracker<T> {
     pub(crate) fn new() -> Self {
         LeakTracker {
-            allocs: crate::hash::IntMap::default(),
             live: crate::hash::IntMap::default(),
+            allocs: crate::hash::IntMap::default(),
             chunks: Chunks::new(),
             next: 0,
         }
     }
 
-    fn release(&mut self, id: usize) {
-        self.allocs.remove(&id);
-    }
-
     /// Takes the next event (in time order) of an allocation tagged `tag`.
+    #[inline]
     pub(crate) fn push(&mut self, p: &HeapPacket, tag: T) {
         let id = self.next;
         self.next = self.next.wrapping_add(1);
         match p.htype {
             HeapType::Malloc | HeapType::Realloc => {
                 if p.htype == HeapType::Realloc && p.ovaddr != 0 {
-                    if let Some(j) = self.live.remove(&p.ovaddr) {
-                        self.release(j);
-                    }
+                    self.live.remove(&p.ovaddr);
                 }
                 if p.vaddr != 0 {
                     // Allocated again without a free in between: the first stays leaked.
-                    self.live.insert(p.vaddr, id);
-                    if p.size > 0 {
-                        self.allocs.insert(id, (tag, p.size));
+                    if let Some((j, t, bytes)) = self.live.insert(p.vaddr, (id, tag, p.size)) {
+                        if bytes > 0 {
+                            self.allocs.insert(j, (t, bytes));
+                        }
                     }
                 }
             }
             HeapType::Free => {
                 if p.vaddr != 0 {
-                    if let Some(j) = self.live.remove(&p.vaddr) {
-                        self.release(j);
-                    }
+                    self.live.remove(&p.vaddr);
                 }
             }
             HeapType::Mmap => {
@@ -196,7 +193,13 @@ impl<T: Copy> LeakTracker<T> {
 
     /// The allocations left allocated at the end: (tag, bytes), in allocation order.
     pub(crate) fn leaks(self) -> Vec<(T, u64)> {
-        let mut left: Vec<(usize, (T, u64))> = self.allocs.into_iter().collect();
+        let mut left: Vec<(usize, (T, u64))> = self
+            .live
+            .into_values()
+            .filter(|&(_, _, bytes)| bytes > 0)
+            .map(|(id, tag, bytes)| (id, (tag, bytes)))
+            .chain(self.allocs)
+            .collect();
         left.sort_unstable_by_key(|(id, _)| *id);
         left.into_iter().map(|(_, v)| v).collect()
     }

@@ -1,7 +1,9 @@
 //! Heap tracing packets (`HEAP_PCKT` 5; heaptrace.c): HTYPE, HSIZE, HVADDR, HOVADDR
 //! (format notes §3).
 
-use super::{Common, K_HOVADDR, K_HSIZE, K_HTYPE, K_HVADDR, Layout, RawPacket, opt};
+use super::{
+    Common, HEAP_FIXED_LEN, K_HOVADDR, K_HSIZE, K_HTYPE, K_HVADDR, Layout, RawPacket, opt,
+};
 use crate::cursor::Endian;
 use crate::error::Result;
 
@@ -57,6 +59,11 @@ impl HeapPacket {
     /// Decodes `p` through `layout`.
     #[inline]
     pub fn decode(p: &RawPacket<'_>, layout: &Layout, e: Endian) -> Result<Self> {
+        if layout.heap_fixed && e == Endian::Little {
+            if let Some(b) = p.bytes.first_chunk::<HEAP_FIXED_LEN>() {
+                return Ok(HeapPacket::fixed_le(b));
+            }
+        }
         layout.check(p)?;
         Ok(HeapPacket {
             common: layout.common_unchecked(p, e),
@@ -65,5 +72,32 @@ impl HeapPacket {
             vaddr: opt(layout.known(K_HVADDR), p, e),
             ovaddr: opt(layout.known(K_HOVADDR), p, e),
         })
+    }
+
+    /// A little-endian packet of gprofng's `Heap_packet` layout, every field at its fixed
+    /// offset (what [`HeapPacket::decode`] reads through the layout, without looking it up).
+    #[inline(always)]
+    fn fixed_le(b: &[u8; HEAP_FIXED_LEN]) -> Self {
+        #[inline(always)]
+        fn u64_at(b: &[u8; HEAP_FIXED_LEN], at: usize) -> u64 {
+            let mut a = [0u8; 8];
+            if let Some(w) = b.get(at..at + 8) {
+                a.copy_from_slice(w);
+            }
+            u64::from_le_bytes(a)
+        }
+        HeapPacket {
+            common: Common {
+                lwp_id: u64_at(b, 8),
+                thr_id: u64_at(b, 16),
+                cpu_id: u64_at(b, 24) as u32,
+                tstamp: u64_at(b, 32),
+                frinfo: u64_at(b, 40),
+            },
+            htype: HeapType::from_value(u64_at(b, 48) as u32),
+            size: u64_at(b, 56),
+            vaddr: u64_at(b, 64),
+            ovaddr: u64_at(b, 72),
+        }
     }
 }

@@ -479,7 +479,29 @@ pub struct Layout {
     known: [Option<Slot>; KNOWN.len()],
     /// Packet length every fixed-size field of the descriptor fits in.
     need: usize,
+    /// The fields of a heap packet sit where gprofng's `Heap_packet` puts them
+    /// ([`HEAP_FIXED`]): decoded with fixed offsets.
+    pub(crate) heap_fixed: bool,
 }
+
+/// gprofng's `Heap_packet` (`LWPID`, `THRID`, `CPUID`, `TSTAMP`, `FRINFO`, `HTYPE`, `HSIZE`,
+/// `HVADDR`, `HOVADDR`): each field's offset and whether it is 32-bit. Signedness does not
+/// matter here: 64-bit fields are kept as their bits, and the two 32-bit ones are read as
+/// `u32`.
+const HEAP_FIXED: [(&str, usize, bool); 9] = [
+    ("LWPID", 8, false),
+    ("THRID", 16, false),
+    ("CPUID", 24, true),
+    ("TSTAMP", 32, false),
+    ("FRINFO", 40, false),
+    ("HTYPE", 48, true),
+    ("HSIZE", 56, false),
+    ("HVADDR", 64, false),
+    ("HOVADDR", 72, false),
+];
+
+/// The bytes of a heap packet of [`HEAP_FIXED`]'s layout.
+pub(crate) const HEAP_FIXED_LEN: usize = 80;
 
 impl Layout {
     /// The layout of `d`.
@@ -522,6 +544,9 @@ impl Layout {
                 .map(Slot::end)
                 .max()
                 .unwrap_or(0),
+            heap_fixed: HEAP_FIXED.iter().all(|&(name, offset, narrow)| {
+                of(name).is_some_and(|s| s.offset == offset && (s.shift == 32) == narrow)
+            }),
         }
     }
 
