@@ -13,7 +13,7 @@ use crate::packets::{
     ClockPacket, DataKind, HeapPacket, HeapType, HwcPacket, IoPacket, IoType, SyncPacket,
 };
 use crate::source::Source;
-use crate::stacks::{FunctionId, StackId, Symbolizer, TOTAL};
+use crate::stacks::{FrameKind, FunctionId, NO_JAVA_CALLSTACK, StackId, Symbolizer, TOTAL};
 use crate::summary::{LeakTracker, heap_leaks};
 use std::collections::HashMap;
 
@@ -1216,6 +1216,10 @@ impl<S: Source> StackProfile<'_, S> {
         };
         let mut out: Vec<HeapStack> = Vec::new();
         let mut index: HashMap<Vec<String>, usize> = HashMap::new();
+        // gprofng's leaks and allocations of a Java experiment list Java frames only: no
+        // native frames spliced under a `<Java native method>` (which its per-packet view
+        // shows), and its `<no Java callstack recorded>` reads as a native method.
+        let java = self.symbols.is_java();
         for (s, v) in self.values.iter().enumerate() {
             let instances = v.get(count).copied().unwrap_or(0);
             if instances == 0 {
@@ -1227,7 +1231,15 @@ impl<S: Source> StackProfile<'_, S> {
                     StackId(u32::try_from(s).unwrap_or(u32::MAX)),
                     crate::stacks::Order::LeafFirst,
                 )
-                .map(|f| self.symbols.frame_text(f))
+                .filter(|f| !(java && f.kind == FrameKind::Jni))
+                .map(|f| {
+                    let text = self.symbols.frame_text(f);
+                    if java && text == NO_JAVA_CALLSTACK {
+                        format!("{text} <Java native method>")
+                    } else {
+                        text
+                    }
+                })
                 .collect();
             let b = v.get(bytes).copied().unwrap_or(0);
             // Stacks the symbolizer tells apart that print the same are one.

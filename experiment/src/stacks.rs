@@ -756,6 +756,11 @@ impl<'e, S: Source> Symbolizer<'e, S> {
         id
     }
 
+    /// Whether the experiment is a Java one (its stacks are named in gprofng's Java user view).
+    pub(crate) fn is_java(&self) -> bool {
+        self.java
+    }
+
     /// Interns a stack given root first.
     pub fn intern_stack(&mut self, frames: &[Frame]) -> StackId {
         if let Some(&id) = self.stack_ids.get(frames) {
