@@ -540,6 +540,39 @@ impl experiment::Source for FsSource {
         }
     }
 
+    /// Just the range: data files are streamed in chunks this way, so memory does not grow
+    /// with their size.
+    fn read_at(
+        &self,
+        path: &str,
+        offset: u64,
+        len: usize,
+    ) -> experiment::Result<Option<experiment::bytes::Bytes>> {
+        use std::io::{Read, Seek, SeekFrom};
+        let full = self.0.join(path);
+        let unreadable = |e: std::io::Error| experiment::Error::Read {
+            path: path.to_owned(),
+            reason: e.to_string(),
+        };
+        let meta = match std::fs::metadata(&full) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(unreadable(e)),
+            Ok(m) if !m.is_file() => {
+                return Err(unreadable(std::io::Error::other("not a regular file")));
+            }
+            Ok(m) => m,
+        };
+        let mut file = std::fs::File::open(&full).map_err(unreadable)?;
+        let start = offset.min(meta.len());
+        file.seek(SeekFrom::Start(start)).map_err(unreadable)?;
+        let want = u64::try_from(len)
+            .unwrap_or(u64::MAX)
+            .min(meta.len() - start);
+        let mut buf = Vec::with_capacity(usize::try_from(want).unwrap_or(0));
+        file.take(want).read_to_end(&mut buf).map_err(unreadable)?;
+        Ok(Some(buf.into()))
+    }
+
     fn list(&self, dir: &str) -> Vec<String> {
         std::fs::read_dir(self.0.join(dir))
             .map(|rd| {

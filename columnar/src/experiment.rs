@@ -1,9 +1,10 @@
 //! gprofng / Sun Studio experiments as tables: `samples`, `stacks`, `functions` and
 //! `load_objects` (schemas in the [crate docs](crate#experiment-tables)).
 //!
-//! Packets are read file by file, their stacks named by the caller's
-//! [`Symbolizer`] and interned, so a stack is written once
-//! however many samples share it.
+//! Packets are read file by file, each data file in bounded chunks through the source's
+//! [`Source::read_at`] (so memory does not grow with the experiment: give a source over
+//! files a `read_at` that reads just the range), their stacks named by the caller's
+//! [`Symbolizer`] and interned, so a stack is written once however many samples share it.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -141,25 +142,37 @@ pub fn export<S: Source>(
     let endian = exp.endian();
     let mut samples = Samples::new(schema, &fields);
     let mut read = 0u64;
-    for file in exp.data_files().map_err(Error::Experiment)? {
-        for p in file.packets() {
+    // Each data file is streamed in bounded chunks through the source's `read_at`
+    // (`Experiment::stream_packets`): memory holds one chunk and one batch of rows, whatever
+    // the file's size.
+    for file in exp.log().data_files() {
+        // After an error reading stops for this file (its later packets are skipped); a sink
+        // error ends the export.
+        let mut stopped = false;
+        let mut sink_error = None;
+        exp.stream_packets(&file, |p| {
+            if stopped {
+                return;
+            }
             let p = match p {
                 Ok(p) => p,
                 Err(e) => {
                     summary.stopped.push(e);
-                    break;
+                    stopped = true;
+                    return;
                 }
             };
             let common = match p.layout.common(p.raw(), endian) {
                 Ok(c) => c,
                 Err(e) => {
-                    summary.stopped.push(e.in_file(file.name()));
-                    break;
+                    summary.stopped.push(e.in_file(&file));
+                    stopped = true;
+                    return;
                 }
             };
             let stack = (common.frinfo != 0).then(|| symbols.stack(common.frinfo, common.tstamp));
             samples.fixed.experiment.append_value(name);
-            samples.fixed.data_file.append_value(file.name());
+            samples.fixed.data_file.append_value(&file);
             samples.fixed.kind.append_value(p.kind().name());
             samples.fixed.tstamp.append_value(common.tstamp);
             samples
@@ -179,8 +192,18 @@ pub fn export<S: Source>(
                 progress(read);
             }
             if samples.len >= BATCH_ROWS {
-                add(&mut summary, table::SAMPLES, samples.flush(sink)?);
+                match samples.flush(sink) {
+                    Ok(rows) => add(&mut summary, table::SAMPLES, rows),
+                    Err(e) => {
+                        sink_error = Some(e);
+                        stopped = true;
+                    }
+                }
             }
+        })
+        .map_err(Error::Experiment)?;
+        if let Some(e) = sink_error {
+            return Err(e);
         }
     }
     add(&mut summary, table::SAMPLES, samples.flush(sink)?);

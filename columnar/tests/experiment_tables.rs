@@ -179,3 +179,71 @@ fn clock_samples_per_leaf_function_match_the_packets_ticks() {
     assert!(total > 0);
     assert_eq!(by_leaf.get("leaf_sqrt_loop"), Some(&total), "{by_leaf:?}");
 }
+
+/// A source that refuses to read a data file whole: only by ranges (`read_at`), the largest
+/// range asked for kept.
+struct ChunksOnly {
+    dir: Dir,
+    data_files: Vec<String>,
+    largest: std::cell::Cell<usize>,
+}
+
+impl Source for ChunksOnly {
+    fn read(&self, path: &str) -> experiment::Result<Option<Bytes>> {
+        if self.data_files.iter().any(|f| f == path) {
+            return Err(Error::Read {
+                path: path.to_owned(),
+                reason: "data files are read by ranges only".into(),
+            });
+        }
+        self.dir.read(path)
+    }
+    fn list(&self, dir: &str) -> Vec<String> {
+        self.dir.list(dir)
+    }
+    fn read_at(&self, path: &str, offset: u64, len: usize) -> experiment::Result<Option<Bytes>> {
+        self.largest.set(self.largest.get().max(len));
+        let whole = self.dir.read(path)?;
+        Ok(whole.map(|b| {
+            let start = usize::try_from(offset).unwrap().min(b.len());
+            b.slice(start..start.saturating_add(len).min(b.len()))
+        }))
+    }
+}
+
+#[test]
+fn data_files_are_read_in_bounded_chunks() {
+    for name in ["heap", "java_heap"] {
+        let (whole, _, _) = export(name);
+        let dir = case(name).join("test.1.er");
+        let data_files = Experiment::open(Dir(dir.clone()))
+            .unwrap()
+            .log()
+            .data_files();
+        let exp = Experiment::open(ChunksOnly {
+            dir: Dir(dir),
+            data_files,
+            largest: std::cell::Cell::new(0),
+        })
+        .unwrap();
+        let mut sink = MemorySink::new();
+        let summary = {
+            let symbols = Symbolizer::new(&exp).with_load_objects(load_object);
+            columnar::experiment::export(name, &exp, symbols, &mut sink, &mut |_| {}).unwrap()
+        };
+        assert!(summary.is_complete(), "{name}: {:?}", summary.stopped);
+        let largest = exp.source().largest.get();
+        assert!(
+            largest > 0 && largest <= experiment::STREAM_CHUNK,
+            "{name}: {largest}"
+        );
+        for table in ["samples", "stacks", "functions", "load_objects"] {
+            assert_eq!(sink.rows(table), whole.rows(table), "{name} {table}");
+            assert_eq!(
+                batches(&sink, table),
+                batches(&whole, table),
+                "{name} {table}"
+            );
+        }
+    }
+}
