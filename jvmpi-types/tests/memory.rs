@@ -32,8 +32,7 @@ fn decoded_dumps_fit_in_eight_times_their_input() {
         let buf = data(&name);
         let classes = layouts(tag);
         let level = DumpLevel::try_from(level).unwrap();
-        let (records, peak) =
-            peak_of(|| heap::parse(&buf, options(tag), level, &classes).unwrap());
+        let (records, peak) = peak_of(|| heap::parse(&buf, options(tag), level, &classes).unwrap());
         assert!(!records.is_empty());
         drop(records);
         budget.check("jvmpi heap dump (`heap::parse`)", &name, buf.len(), peak);

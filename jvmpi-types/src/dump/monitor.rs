@@ -204,11 +204,7 @@ pub fn parse(data: &[u8], options: DumpOptions) -> Result<Vec<MonitorDumpRecord>
 }
 
 /// Encodes a monitor dump, appending to `out`.
-pub fn write(
-    records: &[MonitorDumpRecord],
-    options: DumpOptions,
-    out: &mut Vec<u8>,
-) -> Result<()> {
+pub fn write(records: &[MonitorDumpRecord], options: DumpOptions, out: &mut Vec<u8>) -> Result<()> {
     let mut w = Writer::new(out, options);
     records.iter().try_for_each(|r| r.write(&mut w))
 }
