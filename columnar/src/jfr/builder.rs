@@ -1,5 +1,6 @@
 //! A column's Arrow builder, made from its data type, and how a cell is appended to it.
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
 use arrow_array::ArrayRef;
@@ -9,8 +10,6 @@ use arrow_array::builder::{
     UInt8Builder, UInt16Builder, UInt32Builder, UInt64Builder,
 };
 use arrow_schema::DataType;
-
-use super::reader::Cell;
 
 /// A column's Arrow builder.
 pub(super) enum Builder {
@@ -139,4 +138,14 @@ fn push<T: arrow_array::types::ArrowPrimitiveType>(
 ) -> bool {
     b.append_option(v);
     v.is_some()
+}
+
+/// One value of a row, before it is appended.
+pub(super) enum Cell<'a> {
+    Null,
+    Bool(bool),
+    Int(i64),
+    UInt(u64),
+    Float(f64),
+    Text(Cow<'a, str>),
 }

@@ -11,17 +11,19 @@
 //! | file | what it does |
 //! |---|---|
 //! | `mod.rs` | the entry point ([`export`]), table names, the [`Summary`] |
-//! | `exporter.rs` | [`Exporter`]: the tables announced, filled chunk by chunk and flushed |
-//! | `stacks.rs` | the `stacks` and `stack_frames` tables: schemas and rows |
+//! | `exporter.rs` | [`Exporter`]: chunks handed over one at a time, their tables flushed after each |
+//! | `tables.rs` | the tables being written: announced on first use, sent in batches, stacks |
+//! | `stacks.rs` | the `stacks` and `stack_frames` tables' schemas |
 //! | `columns.rs` | an event type's columns: which fields, named how, converted how |
 //! | `reader.rs` | one chunk's events as rows: plans, constants resolved once, labels |
-//! | `builder.rs` | a column's Arrow builder and how a cell is appended to it |
+//! | `builder.rs` | a row's cells, a column's Arrow builder and how a cell is appended to it |
 
 mod builder;
 mod columns;
 mod exporter;
 mod reader;
 mod stacks;
+mod tables;
 
 use std::collections::BTreeMap;
 
@@ -37,6 +39,25 @@ pub mod table {
     pub const STACKS: &str = "stacks";
     /// One row per frame of each stack trace.
     pub const STACK_FRAMES: &str = "stack_frames";
+}
+
+/// Why an event could not be written: the recording (reading stops) or the sink (the
+/// export fails).
+enum Stop {
+    Jfr(::jfr::Error),
+    Sink(Error),
+}
+
+impl From<::jfr::Error> for Stop {
+    fn from(e: ::jfr::Error) -> Stop {
+        Stop::Jfr(e)
+    }
+}
+
+impl From<Error> for Stop {
+    fn from(e: Error) -> Stop {
+        Stop::Sink(e)
+    }
 }
 
 /// Most levels of one-field structs unwrapped, and of constants followed for a label.

@@ -8,29 +8,11 @@ use std::collections::HashMap;
 use ::jfr::{Chunk, Duration, Timestamp, Value};
 
 use super::MAX_UNWRAP;
+use super::Stop;
+use super::builder::Cell;
 use super::columns::{Column, Conv, Plan, columns};
-use super::exporter::Exporter;
-use crate::Error;
+use super::tables::Tables;
 use crate::rows::BATCH_ROWS;
-
-/// Why an event could not be written: the recording (reading stops) or the sink (the
-/// export fails).
-pub(super) enum Stop {
-    Jfr(::jfr::Error),
-    Sink(Error),
-}
-
-impl From<::jfr::Error> for Stop {
-    fn from(e: ::jfr::Error) -> Stop {
-        Stop::Jfr(e)
-    }
-}
-
-impl From<Error> for Stop {
-    fn from(e: Error) -> Stop {
-        Stop::Sink(e)
-    }
-}
 
 /// Hashes the integer keys of the per-chunk maps (pool keys, class indexes) with a folded
 /// multiplication seeded per map from the standard library's random state: SipHash's cost
@@ -80,16 +62,6 @@ impl std::hash::Hasher for MulHasher {
     }
 }
 
-/// One value of a row, before it is appended.
-pub(super) enum Cell<'a> {
-    Null,
-    Bool(bool),
-    Int(i64),
-    UInt(u64),
-    Float(f64),
-    Text(Cow<'a, str>),
-}
-
 /// The state of reading one chunk: plans per event type, stack ids and resolved constants.
 pub(super) struct ChunkReader<'c, 'a> {
     chunk: &'c Chunk<'a>,
@@ -114,7 +86,7 @@ impl<'c, 'a> ChunkReader<'c, 'a> {
 
     pub(super) fn event(
         &mut self,
-        ex: &mut Exporter<'_>,
+        ex: &mut Tables<'_>,
         event: &::jfr::Event<'_, 'a>,
     ) -> std::result::Result<(), Stop> {
         let Some(class) = event.class_index() else {
@@ -167,7 +139,7 @@ impl<'c, 'a> ChunkReader<'c, 'a> {
 
     /// The columns of the event type at `class` in this chunk, and its table (made from them
     /// if it is the type's first event).
-    fn plan(&self, ex: &mut Exporter<'_>, class: usize) -> std::result::Result<Plan, Stop> {
+    fn plan(&self, ex: &mut Tables<'_>, class: usize) -> std::result::Result<Plan, Stop> {
         let md = &self.chunk.metadata;
         let name = md.classes.get(class).map_or("", |c| c.name.as_str());
         let columns = columns(md, class);
@@ -215,7 +187,7 @@ impl<'c, 'a> ChunkReader<'c, 'a> {
 
     fn cell(
         &mut self,
-        ex: &mut Exporter<'_>,
+        ex: &mut Tables<'_>,
         fields: &[Value<'a>],
         col: &Column,
         top: &mut Option<(usize, Value<'a>)>,

@@ -8,8 +8,11 @@ use arrow_array::ArrayRef;
 use arrow_schema::FieldRef;
 use parquet::arrow::arrow_writer::{ArrowColumnChunk, ArrowColumnWriter, compute_leaves};
 
-use super::parquet_sink::QUEUE;
 use crate::{Error, Result};
+
+/// Batches queued per table before the exporter waits for its writer (and jobs per column
+/// before the table's thread waits for the column's).
+pub(super) const QUEUE: usize = 4;
 
 /// Encodes one column of a table: on the table's thread (`Inline`), or on a thread of its
 /// own (`Thread`), so a table's columns encode in parallel.

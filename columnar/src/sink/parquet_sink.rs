@@ -9,15 +9,13 @@ use std::thread::JoinHandle;
 use arrow_array::RecordBatch;
 use arrow_schema::SchemaRef;
 
+use super::column_encoder::QUEUE;
 use super::table_writer::{TableWriter, run_table};
 use super::{BatchSink, PartStore, TableWritten};
 use crate::{Error, Result};
 
 /// Rows per part unless the caller says otherwise: 8 million.
 pub const DEFAULT_ROWS_PER_PART: u64 = 8 << 20;
-
-/// Batches queued per table before the exporter waits for its writer.
-pub(super) const QUEUE: usize = 4;
 
 /// Writes every table as Parquet files of at most `rows_per_part` rows each,
 /// through a [`PartStore`]. Each table is written on its own thread (a dump's `objects` and

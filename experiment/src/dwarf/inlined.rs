@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use super::line_program::{file_name, intern};
+use super::files::{file_name, intern};
 use super::sections::section;
 use super::{InlinedCall, Reader, gimli_error};
 use crate::elf::Elf;

@@ -47,9 +47,11 @@
 //! | `mod.rs` | the [`LineTable`] model and its lookups (a PC's line, its inlined calls) |
 //! | `sections.rs` | the DWARF sections' bytes in the ELF file |
 //! | `line_program.rs` | [`LineTable::parse`]: the line programs of `.debug_line` |
+//! | `files.rs` | source file names as gprofng prints them, each given an id once |
 //! | `inlined.rs` | the inlined calls of `.debug_info`'s units |
 //! | `sort.rs` | gprofng's quicksort, which orders rows sharing an address |
 
+mod files;
 mod inlined;
 mod line_program;
 mod sections;
