@@ -343,6 +343,20 @@ impl Edges {
         }
     }
 
+    /// The rows (with the weak flags, without the targets) and the targets to rewrite in
+    /// place: for a pass that replaces each target as it reads it.
+    pub(crate) fn split_mut(&mut self) -> (View<'_>, &mut [u32]) {
+        let view = View {
+            starts: match &self.starts {
+                Starts::Narrow(v) => StartsView::Narrow(v),
+                Starts::Wide(v) => StartsView::Wide(v),
+            },
+            targets: &[],
+            weak: self.weak.as_ref().map(|w| &***w),
+        };
+        (view, self.targets.get_mut(..self.len).unwrap_or_default())
+    }
+
     /// The targets of row `v`.
     pub(crate) fn row(&self, v: u32) -> &[u32] {
         self.view().row(v)
