@@ -939,6 +939,33 @@ mod tests {
     }
 
     #[test]
+    fn partial_after_streaming_reuses_the_pass_and_says_the_same() {
+        // A heaptrace cut mid-packet and a profile holding a packet of a kind its descriptors
+        // do not give (clock's kind 8 rewritten to 9): the damage `partial` reports is the
+        // same whether it scans the files itself or reuses a streamed pass.
+        let mut src = fixture("cxx_names");
+        let heap = src.read("heaptrace").unwrap().unwrap();
+        src.insert("heaptrace", heap.slice(..heap.len() / 2 + 1));
+        let profile = src.read("profile").unwrap().unwrap();
+        let mut bytes = profile.to_vec();
+        let at = Packets::new(&bytes, Endian::Little)
+            .next()
+            .unwrap()
+            .unwrap()
+            .offset as usize;
+        bytes[at + 2] = 9;
+        src.insert("profile", bytes);
+        let fresh = Experiment::open(src.clone()).unwrap().partial();
+        assert!(fresh.len() >= 2, "{fresh:?}");
+        let exp = Experiment::open(src).unwrap();
+        for f in exp.log().data_files() {
+            exp.stream_packets(&f, |_| {}).unwrap();
+        }
+        assert_eq!(exp.scans.0.lock().unwrap().len(), 2);
+        assert_eq!(exp.partial(), fresh);
+    }
+
+    #[test]
     fn a_source_giving_more_than_asked_ends_the_stream() {
         let exp = Experiment::open(Careless(fixture("many_threads"))).unwrap();
         let mut n = 0;
