@@ -586,6 +586,16 @@ impl<'e, S: Source> StackProfile<'e, S> {
         self.table_by(|f| f.function, |&f| self.function_key(f), Calls::Listed)
     }
 
+    /// [`StackProfile::function_table`] as gprofng's callers–callees view counts: for a Java
+    /// experiment, by the Java frames of each stack only.
+    pub(crate) fn calls_table(&self) -> FunctionTable {
+        self.table_by(
+            |f| f.function,
+            |&f| self.function_key(f),
+            Calls::ListedJavaFrames,
+        )
+    }
+
     /// Per group of frames (`group` of each frame; a group counts once per stack), the
     /// exclusive (the leaf frame's group) and inclusive values, listed under `name` of the
     /// group; with callers and callees of each function for [`Calls::Listed`].
@@ -606,15 +616,26 @@ impl<'e, S: Source> StackProfile<'e, S> {
         let mut distinct: Vec<K> = Vec::new();
         let mut keys: HashMap<FunctionId, String> = HashMap::new();
         let mut path: Vec<FunctionId> = Vec::new();
+        let java_only = calls == Calls::ListedJavaFrames && self.symbols.is_java();
+        let mut java_frames: Vec<crate::stacks::Frame> = Vec::new();
         for (i, v) in self.values.iter().enumerate() {
             // Stacks only frees and unmaps used carry no metric: gprofng lists none of their
             // functions.
             if v.iter().all(|&x| x == 0) {
                 continue;
             }
-            let frames = self
+            let mut frames = self
                 .symbols
                 .frames(StackId(u32::try_from(i).unwrap_or(u32::MAX)));
+            if java_only {
+                java_frames.clear();
+                java_frames.extend(
+                    frames
+                        .iter()
+                        .filter(|f| f.kind != crate::stacks::FrameKind::Jni),
+                );
+                frames = &java_frames;
+            }
             if let Some(leaf) = frames.last() {
                 add_into(excl.entry(group(leaf)).or_insert([0; METRICS]), v);
             }
@@ -625,7 +646,7 @@ impl<'e, S: Source> StackProfile<'e, S> {
             for &f in &distinct {
                 add_into(incl.entry(f).or_insert([0; METRICS]), v);
             }
-            if calls == Calls::Listed {
+            if calls != Calls::Skipped {
                 path.clear();
                 path.extend(frames.iter().map(|f| f.function));
                 for &f in &path {
@@ -749,6 +770,10 @@ impl<'e, S: Source> StackProfile<'e, S> {
 pub(crate) enum Calls {
     /// With callers and callees of each function.
     Listed,
+    /// With callers and callees, a Java experiment's stacks by their Java frames only: gprofng's
+    /// callers–callees view of a Java experiment leaves out the native frames spliced under a
+    /// `<Java native method>` (its function list keeps them).
+    ListedJavaFrames,
     /// Without.
     Skipped,
 }
@@ -1074,7 +1099,13 @@ impl CallersCallees {
     /// The callers–callees view of `exp` and its descendants with data (like
     /// [`FunctionList::read`]).
     pub fn read<S: Source>(exp: &Experiment<S>, only: Option<DataKind>) -> crate::Result<Self> {
-        Ok(function_table_of(exp, only)?.callers_callees())
+        let mut table = StackProfile::read(exp, only)?.calls_table();
+        for d in exp.descendants().into_iter().filter(|d| d.has_data) {
+            let child = exp.open_descendant(&d.name)?;
+            let symbols = Symbolizer::new(&child).with_founder_archives(exp);
+            table.merge(StackProfile::collect(&child, symbols, only)?.calls_table());
+        }
+        Ok(table.callers_callees())
     }
 }
 
@@ -1123,7 +1154,7 @@ impl FunctionTable {
                 .collect()
         };
         let edges = |map: Option<&HashMap<String, [u64; METRICS]>>| -> Vec<Row> {
-            let mut rows: Vec<(u64, Row)> = map
+            let mut rows: Vec<(u64, &String, Row)> = map
                 .into_iter()
                 .flatten()
                 .map(|(k, v)| {
@@ -1131,6 +1162,7 @@ impl FunctionTable {
                     let name = k.split('\0').next().unwrap_or_default().to_owned();
                     (
                         key,
+                        k,
                         Row {
                             name,
                             values: pick(v),
@@ -1138,8 +1170,12 @@ impl FunctionTable {
                     )
                 })
                 .collect();
-            rows.sort_by(|(ka, a), (kb, b)| kb.cmp(ka).then_with(|| a.name.cmp(&b.name)));
-            rows.into_iter().map(|(_, r)| r).collect()
+            rows.sort_by(|(ka, fa, a), (kb, fb, b)| {
+                kb.cmp(ka)
+                    .then_with(|| a.name.cmp(&b.name))
+                    .then_with(|| fa.cmp(fb))
+            });
+            rows.into_iter().map(|(_, _, r)| r).collect()
         };
         let mut order: Vec<(&String, &ExclIncl)> = self.functions.iter().collect();
         let sort_key = FunctionTable::sort_column(&columns);
@@ -1156,7 +1192,12 @@ impl FunctionTable {
             value_of(vb).cmp(&value_of(va)).then_with(|| {
                 let a = na.split('\0').next().unwrap_or_default();
                 let b = nb.split('\0').next().unwrap_or_default();
-                a.cmp(b)
+                // Java methods of one name (a bridge method and its target): gprofng lists
+                // them in the order their class declares them; by signature, descending, gives
+                // that order on the recorded case (`NativeLibraries$1.run()`, `()Ljava/lang/
+                // String;` before its bridge `()Ljava/lang/Object;`), and any order is better
+                // than the hash map's.
+                a.cmp(b).then_with(|| nb.cmp(na))
             })
         });
         let mut functions = Vec::with_capacity(order.len() + 1);
