@@ -151,16 +151,19 @@ impl<'a> Chunk<'a> {
 
     /// Why the chunk ends before its declared end: `Some(Truncated…)` for a chunk the input
     /// holds only part of, `None` for a whole chunk.
+    #[inline]
     pub fn cut(&self) -> Option<&Error> {
         self.cut.as_ref()
     }
 
     /// The byte range of the chunk in the input (up to the cut, for a cut chunk).
+    #[inline]
     pub fn range(&self) -> std::ops::Range<usize> {
         self.start..self.end
     }
 
     /// The input the chunk lies in.
+    #[inline]
     pub fn data(&self) -> &'a [u8] {
         self.data
     }
