@@ -12,7 +12,7 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use hprof::binary::diff::{Census, ClassCount, ClassDelta, HeapDiff};
-use hprof::binary::graph::{Graph, Options};
+use hprof::binary::graph::{Graph, NodeClasses, Options};
 use hprof::binary::incremental::Decoder;
 use lexopt::ValueExt;
 
@@ -142,11 +142,16 @@ fn main() -> ExitCode {
             (Ok(a), Ok(b)) => (a, b),
             (Err(exit), _) | (_, Err(exit)) => return exit,
         };
-        let a = match Graph::build(&maps.0, Options::default()) {
+        // Keep each object's class from the build: the class rows then decode nothing again.
+        let options = Options {
+            classes: NodeClasses::Keep,
+            ..Options::default()
+        };
+        let a = match Graph::build(&maps.0, options) {
             Ok(g) => g,
             Err(e) => return common::file_error(&args.baseline, e),
         };
-        let b = match Graph::build(&maps.1, Options::default()) {
+        let b = match Graph::build(&maps.1, options) {
             Ok(g) => g,
             Err(e) => return common::file_error(&args.current, e),
         };

@@ -13,7 +13,7 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use hprof::binary::graph::{
-    Graph, NamedNode, NamedStep, Options, Suspect, SuspectKind, SuspectOptions,
+    Graph, NamedNode, NamedStep, NodeClasses, Options, Suspect, SuspectKind, SuspectOptions,
 };
 use lexopt::ValueExt;
 
@@ -121,7 +121,16 @@ fn main() -> ExitCode {
         Ok(m) => m,
         Err(e) => return common::file_error(path, e),
     };
-    let graph = match Graph::build(&map, Options::default()) {
+    // The suspects' class rows use each object's class, kept from the build.
+    let options = Options {
+        classes: if args.strings {
+            NodeClasses::Decode
+        } else {
+            NodeClasses::Keep
+        },
+        ..Options::default()
+    };
+    let graph = match Graph::build(&map, options) {
         Ok(g) => g,
         Err(e) => return common::file_error(path, e),
     };

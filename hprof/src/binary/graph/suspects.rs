@@ -4,12 +4,11 @@
 //! retains most of its parent: the collection whose elements hold the memory), the shortest
 //! path from a GC root, and the classes that retain the most inside the accumulation point.
 
-use std::collections::HashMap;
-
-use super::super::heap_dump::SubRecord;
+#[cfg(doc)]
+use super::EdgePolicy;
 use super::dominators::NONE;
 use super::edges::Via;
-use super::{Graph, NodeIndex};
+use super::{Graph, NodeIndex, paths};
 
 /// What to report ([`Graph::leak_suspects`]).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -110,7 +109,12 @@ impl Graph<'_, '_> {
         }
         let threshold = ((options.threshold * total as f64).ceil() as u64).max(1);
         let tree = Children::new(&self.idom);
-        let keys = ClassKeys::new(self);
+        let (numbers, of_node) = self.node_classes();
+        let keys = ClassKeys {
+            of_node: &of_node,
+            classes: numbers.len(),
+        };
+        let mut search = paths::Search::new(self.index.len(), &self.roots);
         let mut out = Vec::new();
         let mut objects: Vec<NodeIndex> = (0..self.index.len() as NodeIndex)
             .filter(|&v| self.retained_size(v) >= threshold)
@@ -128,7 +132,7 @@ impl Graph<'_, '_> {
                 v,
                 retained,
                 total,
-                (&tree, &keys),
+                (&tree, &keys, &mut search),
                 options,
             ));
         }
@@ -144,7 +148,7 @@ impl Graph<'_, '_> {
                 c.top,
                 c.retained,
                 total,
-                (&tree, &keys),
+                (&tree, &keys, &mut search),
                 options,
             );
             s.class_name = self.index.class_name_of(c.top);
@@ -161,7 +165,7 @@ impl Graph<'_, '_> {
         &self,
         from: NodeIndex,
         tree: &Children,
-        keys: &ClassKeys,
+        keys: &ClassKeys<'_>,
         skip: &[NodeIndex],
     ) -> Vec<ClassTotal> {
         let mut totals: Vec<ClassTotal> = vec![ClassTotal::default(); keys.classes];
@@ -202,16 +206,47 @@ impl Graph<'_, '_> {
         totals
     }
 
-    /// A key per class: the class id of instances and object arrays, the element type of
-    /// primitive arrays, one key for class objects.
-    fn class_key(&self, v: NodeIndex) -> u64 {
-        match self.index.sub_record(v) {
-            Ok(SubRecord::InstanceDump(i)) => i.class_id,
-            Ok(SubRecord::ObjectArrayDump(a)) => a.array_class_id,
-            Ok(SubRecord::PrimitiveArrayDump(a)) => u64::MAX - u64::from(a.element_type.code()),
-            Ok(SubRecord::PrimitiveArrayNoData(a)) => u64::MAX - u64::from(a.element_type.code()),
-            _ => u64::MAX,
+    /// A shortest path from a GC root to `node` (root first). Every path to `node` passes
+    /// through each of its dominators in turn, so a shortest path from the roots to the top
+    /// one and shortest paths between consecutive ones, joined, make one (the dominator tree
+    /// being over every edge, as under [`EdgePolicy::Recorded`]). Each of those searches
+    /// stops at its target, and the one from the roots is resumed for the next suspect. When
+    /// they would visit more than the search's budget of nodes, or weak edges
+    /// ([`EdgePolicy::Ahat`]) are not in the dominator tree, the breadth-first search of every
+    /// node ([`Graph::path`]) answers instead.
+    fn suspect_path(&self, node: NodeIndex, search: &mut paths::Search) -> Option<Vec<NodeIndex>> {
+        if self.reached.is_none() && search.budget > 0 {
+            if let Some(path) = self.path_along_dominators(node, search) {
+                return Some(path);
+            }
+            search.budget = 0;
         }
+        self.path(node)
+    }
+
+    fn path_along_dominators(
+        &self,
+        node: NodeIndex,
+        search: &mut paths::Search,
+    ) -> Option<Vec<NodeIndex>> {
+        let mut chain = vec![node];
+        let mut v = node;
+        while let Some(d) = self.dominator(v)? {
+            if chain.len() > self.index.len() {
+                return None;
+            }
+            chain.push(d);
+            v = d;
+        }
+        chain.reverse();
+        let (ix, policy) = (&self.index, self.options.policy);
+        let mut path = search.from_roots(ix, policy, *chain.first()?)?;
+        for pair in chain.windows(2) {
+            let &[from, to] = pair else { continue };
+            let segment = search.between(ix, policy, from, to)?;
+            path.extend(segment.into_iter().skip(1));
+        }
+        Some(path)
     }
 
     /// Whether `a` dominates `b` (or is `b`).
@@ -244,7 +279,7 @@ impl Graph<'_, '_> {
         v: NodeIndex,
         retained: u64,
         total: u64,
-        (tree, keys): (&Children, &ClassKeys),
+        (tree, keys, search): (&Children, &ClassKeys<'_>, &mut paths::Search),
         options: SuspectOptions,
     ) -> Suspect {
         // Down the dominator tree while one child holds most of its parent.
@@ -273,7 +308,8 @@ impl Graph<'_, '_> {
             share: retained as f64 / total as f64,
             accumulation_point: self.named(point),
             path: self
-                .path_steps(point)
+                .suspect_path(point, search)
+                .map(|nodes| paths::steps(&self.index, self.options.policy, &nodes))
                 .unwrap_or_default()
                 .into_iter()
                 .map(|s| NamedStep {
@@ -293,7 +329,7 @@ impl Graph<'_, '_> {
         &self,
         point: NodeIndex,
         tree: &Children,
-        keys: &ClassKeys,
+        keys: &ClassKeys<'_>,
         n: usize,
     ) -> Vec<(String, u64)> {
         let mut rows: Vec<(String, u64)> = self
@@ -316,41 +352,24 @@ struct ClassTotal {
     top_retained: u64,
 }
 
-/// A dense class number per node of the dominator tree (`u32::MAX` outside it), found once.
-struct ClassKeys {
-    of_node: Vec<u32>,
+/// The class number of every node of the dominator tree ([`NONE`] elsewhere).
+struct ClassKeys<'k> {
+    of_node: &'k [u32],
     classes: usize,
 }
 
-impl ClassKeys {
-    fn new(graph: &Graph<'_, '_>) -> ClassKeys {
-        let n = graph.index.len();
-        let mut dense: HashMap<u64, u32> = HashMap::new();
-        let mut of_node = vec![u32::MAX; n];
-        for (v, slot) in of_node.iter_mut().enumerate() {
-            let v = v as NodeIndex;
-            if graph.in_dominator_tree(v) {
-                let next = dense.len() as u32;
-                *slot = *dense.entry(graph.class_key(v)).or_insert(next);
-            }
-        }
-        ClassKeys {
-            of_node,
-            classes: dense.len(),
-        }
-    }
-
+impl ClassKeys<'_> {
     /// The class number of `v` (`None` for the super-root and nodes outside the tree).
     fn of(&self, v: NodeIndex) -> Option<usize> {
         self.of_node
             .get(v as usize)
-            .filter(|&&k| k != u32::MAX)
+            .filter(|&&k| k != NONE)
             .map(|&k| k as usize)
     }
 }
 
 /// The dominator tree's children lists (row `n`: the super-root's).
-struct Children {
+pub(crate) struct Children {
     starts: Vec<u32>,
     children: Vec<NodeIndex>,
 }
@@ -358,7 +377,7 @@ struct Children {
 impl Children {
     /// The children lists of the immediate dominators `idom` (one row per node, the
     /// super-root's last).
-    fn new(idom: &[u32]) -> Children {
+    pub(crate) fn new(idom: &[u32]) -> Children {
         let mut starts = vec![0u32; idom.len() + 1];
         for &d in idom {
             if d != NONE {
@@ -390,7 +409,7 @@ impl Children {
     }
 
     /// The nodes `v` immediately dominates.
-    fn of(&self, v: NodeIndex) -> &[NodeIndex] {
+    pub(crate) fn of(&self, v: NodeIndex) -> &[NodeIndex] {
         let a = self.starts.get(v as usize).copied().unwrap_or(0) as usize;
         let b = self.starts.get(v as usize + 1).copied().unwrap_or(0) as usize;
         self.children.get(a..b).unwrap_or_default()
