@@ -21,7 +21,8 @@ usage: heap-diff [--shallow-only] [--top N] [--text] BASELINE CURRENT
 
 Compares two binary HPROF heap dumps class by class (classes matched by name, arrays by
 element type) and prints JSON lines, the largest growth first:
-  {\"class\", \"delta_instances\", \"delta_shallow\", \"delta_retained\",
+  {\"class\", \"loader\" (when a dump has several classes of that name: {\"class\", \"ordinal\"}
+   of the loader that defined it), \"delta_instances\", \"delta_shallow\", \"delta_retained\",
    \"baseline\": {\"instances\", \"shallow\", \"retained\"} or null, \"current\": {...} or null}
   then one line per GC-root kind {\"root_kind\", \"baseline\", \"current\", \"delta\"}
   and last {\"total\": {\"delta_instances\", \"delta_shallow\", \"delta_retained\", \"baseline\", \"current\"}}.
@@ -220,7 +221,15 @@ fn deltas(c: &ClassDelta) -> String {
 fn write_json(out: &mut dyn Write, classes: &[ClassDelta], diff: &HeapDiff) -> std::io::Result<()> {
     for c in classes {
         let name = serde_json::Value::String(c.class_name.clone());
-        writeln!(out, r#"{{"class":{name},{}}}"#, deltas(c))?;
+        let loader = c
+            .loader
+            .as_ref()
+            .map(|l| {
+                let class = serde_json::Value::String(l.loader_class.clone());
+                format!(r#","loader":{{"class":{class},"ordinal":{}}}"#, l.ordinal)
+            })
+            .unwrap_or_default();
+        writeln!(out, r#"{{"class":{name}{loader},{}}}"#, deltas(c))?;
     }
     for r in &diff.roots {
         let delta = i128::from(r.current) - i128::from(r.baseline);
@@ -245,11 +254,15 @@ fn write_text(out: &mut dyn Write, classes: &[ClassDelta], diff: &HeapDiff) -> s
         writeln!(out, "{:>14} {:>12}  class", "Δ shallow", "Δ instances")?;
     }
     for c in classes.iter().chain([&diff.total]) {
-        let note = match (c.baseline, c.current) {
+        let mut note = match (c.baseline, c.current) {
             (None, Some(_)) => "  (new)",
             (Some(_), None) => "  (gone)",
             _ => "",
-        };
+        }
+        .to_owned();
+        if let Some(l) = &c.loader {
+            note = format!("  (loader {l}){note}");
+        }
         match c.delta_retained() {
             Some(r) if retained => writeln!(
                 out,
