@@ -95,10 +95,24 @@ fn census(path: &str) -> Result<(Census, Option<String>), ExitCode> {
         decoder = decoder.input_len(len);
     }
     let mut census = Census::default();
-    let stop = common::stream(&mut input.reader, &mut decoder, |d, buf| {
-        d.decode_with(buf, &mut census)
-    })
-    .err();
+    // A file that maps is decoded from the map (as `histogram` does); gzip is streamed.
+    let mapped = match (input.gzip, input.len) {
+        (false, Some(1..)) => common::mapped::map(path),
+        _ => None,
+    };
+    let stop = match mapped {
+        Some(map) => {
+            let range = (0, map.len());
+            let progress = |pos| input.progress(pos);
+            common::mapped::mapped(&map, range, &mut decoder, &mut census, progress)
+                .err()
+                .map(common::Stop::Decode)
+        }
+        None => common::stream(&mut input.reader, &mut decoder, |d, buf| {
+            d.decode_with(buf, &mut census)
+        })
+        .err(),
+    };
     input.done();
     match stop {
         // Not even the header: an error, not an empty census.
