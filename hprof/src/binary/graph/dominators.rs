@@ -69,63 +69,77 @@ fn set(v: &mut [u32], i: u32, x: u32) {
     }
 }
 
-/// Lengauer–Tarjan's `EVAL` (numbers shifted by one, 0 the sentinel): the vertex of least
-/// semidominator on the forest path above `v`, compressing the path on the way.
-#[inline]
-fn eval(v: u32, semi: &[u32], label: &mut [u32], ancestor: &mut [u32], path: &mut Vec<u32>) -> u32 {
-    let av = g(ancestor, v);
-    if av == 0 {
-        return g(label, v);
-    }
-    // compress(v), iteratively: the path up to the vertex whose ancestor is a root, then
-    // from the top down each takes its ancestor's label if smaller and skips to the root.
-    path.clear();
-    let mut x = v;
-    while g(ancestor, g(ancestor, x)) != 0 {
-        path.push(x);
-        x = g(ancestor, x);
-    }
-    for &y in path.iter().rev() {
-        let ay = g(ancestor, y);
-        if g(semi, g(label, ay)) < g(semi, g(label, y)) {
-            let l = g(label, ay);
-            set(label, y, l);
-        }
-        let aay = g(ancestor, ay);
-        set(ancestor, y, aay);
-    }
-    let (lv, lav) = (g(label, v), g(label, g(ancestor, v)));
-    if g(semi, lav) >= g(semi, lv) { lv } else { lav }
+/// One vertex of the semidominator forest: its forest ancestor and the least semidominator
+/// on the (compressed) forest path up from it, Lengauer–Tarjan's `semi(label(v))`. The
+/// algorithm only ever compares semidominators, so the label itself is not kept; keeping the
+/// two side by side makes a step of a path one memory access instead of five (`ancestor`,
+/// `label`, `semi` of the label, for the vertex and its ancestor) — the difference that
+/// decides the run on graphs too large for the caches.
+#[derive(Debug, Clone, Copy)]
+struct Forest {
+    ancestor: u32,
+    best: u32,
 }
 
-/// Lengauer–Tarjan's balanced `LINK(v, w)` (numbers shifted by one, 0 the sentinel).
+#[inline(always)]
+fn at(f: &[Forest], i: u32) -> Forest {
+    f.get(i as usize).copied().unwrap_or(Forest {
+        ancestor: NONE,
+        best: NONE,
+    })
+}
+
+/// Compresses the forest path above `v` (Lengauer–Tarjan's `COMPRESS`, iteratively): the
+/// path up to the vertex whose ancestor is a root, then from the top down each takes its
+/// ancestor's `best` if smaller and skips to that ancestor's ancestor. `root` tells a root.
 #[inline]
-fn link(
-    v: u32,
-    w: u32,
-    semi: &[u32],
-    label: &mut [u32],
-    ancestor: &mut [u32],
-    child: &mut [u32],
-    size: &mut [u32],
-) {
+fn compress(v: u32, forest: &mut [Forest], root: u32, path: &mut Vec<u32>) {
+    path.clear();
+    let mut x = v;
+    loop {
+        let ax = at(forest, x).ancestor;
+        if ax == root || at(forest, ax).ancestor == root {
+            break;
+        }
+        path.push(x);
+        x = ax;
+    }
+    for &y in path.iter().rev() {
+        let fy = at(forest, y);
+        let fa = at(forest, fy.ancestor);
+        if let Some(slot) = forest.get_mut(y as usize) {
+            slot.best = fy.best.min(fa.best);
+            slot.ancestor = fa.ancestor;
+        }
+    }
+}
+
+/// Lengauer–Tarjan's balanced `LINK(v, w)` (numbers shifted by one, 0 the sentinel, whose
+/// `best` is 0 and size 0).
+#[inline]
+fn link(v: u32, w: u32, forest: &mut [Forest], child: &mut [u32], size: &mut [u32]) {
     let mut s = w;
-    let lw = g(semi, g(label, w));
-    while lw < g(semi, g(label, g(child, s))) {
+    let lw = at(forest, w).best;
+    while lw < at(forest, g(child, s)).best {
         let cs = g(child, s);
         let ccs = g(child, cs);
         if u64::from(g(size, s)) + u64::from(g(size, ccs)) >= 2 * u64::from(g(size, cs)) {
-            set(ancestor, cs, s);
+            if let Some(f) = forest.get_mut(cs as usize) {
+                f.ancestor = s;
+            }
             set(child, s, ccs);
         } else {
             let ss = g(size, s);
             set(size, cs, ss);
-            set(ancestor, s, cs);
+            if let Some(f) = forest.get_mut(s as usize) {
+                f.ancestor = cs;
+            }
             s = cs;
         }
     }
-    let l = g(label, w);
-    set(label, s, l);
+    if let Some(f) = forest.get_mut(s as usize) {
+        f.best = lw;
+    }
     let (sv, sw) = (u64::from(g(size, v)), u64::from(g(size, w)));
     set(size, v, (sv + sw).min(u64::from(u32::MAX)) as u32);
     if sv + sw < 2 * sw {
@@ -134,14 +148,16 @@ fn link(
         s = cv;
     }
     while s != 0 {
-        set(ancestor, s, v);
+        if let Some(f) = forest.get_mut(s as usize) {
+            f.ancestor = v;
+        }
         s = g(child, s);
     }
 }
 
 /// Semidominators (in DFS numbers) by Lengauer–Tarjan's balanced link and path-compressed
-/// eval: O(m α(m, n)). Numbers are shifted by one inside: 0 is the forest's sentinel (semi 0,
-/// label 0, size 0); the forest's children and sizes live in `s`.
+/// eval: O(m α(m, n)). Numbers are shifted by one inside: 0 is the forest's sentinel (best 0,
+/// size 0); the forest's children and sizes live in `s`.
 fn semidominators_balanced<P: Pos>(
     n: usize,
     parent: &[u32],
@@ -150,8 +166,13 @@ fn semidominators_balanced<P: Pos>(
     s: &dyn Scratch,
 ) -> Result<Vec<u32>> {
     let mut semi: Vec<u32> = (0..=n as u32).collect();
-    let mut label: Vec<u32> = (0..=n as u32).collect();
-    let mut ancestor = vec![0u32; n + 1];
+    // Before a vertex is processed its `best` is its own number, as `semi(label(v))` is.
+    let mut forest: Vec<Forest> = (0..=n as u32)
+        .map(|v| Forest {
+            ancestor: 0,
+            best: v,
+        })
+        .collect();
     let mut child_array = scratch::u32s(s, n + 1, "forest children")?;
     let mut size_array = scratch::u32s(s, n + 1, "forest sizes")?;
     let (child, size): (&mut [u32], &mut [u32]) = (&mut child_array, &mut size_array);
@@ -161,14 +182,26 @@ fn semidominators_balanced<P: Pos>(
     for w in (2..=n as u32).rev() {
         let a = pstart.get(w as usize - 1).copied().unwrap_or_default().at();
         let b = pstart.get(w as usize).copied().unwrap_or_default().at();
-        let mut sw = g(&semi, w);
+        let mut sw = w;
         for &v in preds.get(a..b).unwrap_or_default() {
-            let u = eval(v + 1, &semi, &mut label, &mut ancestor, &mut path);
-            sw = sw.min(g(&semi, u));
+            // EVAL(v + 1), as the semidominator of its label.
+            let v = v + 1;
+            let fv = at(&forest, v);
+            let e = if fv.ancestor == 0 {
+                fv.best
+            } else {
+                compress(v, &mut forest, 0, &mut path);
+                let fv = at(&forest, v);
+                fv.best.min(at(&forest, fv.ancestor).best)
+            };
+            sw = sw.min(e);
         }
         set(&mut semi, w, sw);
+        if let Some(f) = forest.get_mut(w as usize) {
+            f.best = sw;
+        }
         let p = g(parent, w - 1).wrapping_add(1);
-        link(p, w, &semi, &mut label, &mut ancestor, child, size);
+        link(p, w, &mut forest, child, size);
     }
     // Back to DFS numbers.
     semi.remove(0);
@@ -187,39 +220,37 @@ fn semidominators_simple<P: Pos>(
     preds: &[u32],
 ) -> Vec<u32> {
     let mut semi: Vec<u32> = (0..n as u32).collect();
-    let mut label: Vec<u32> = (0..n as u32).collect();
-    let mut ancestor = vec![NONE; n];
+    // A vertex is linked to its DFS parent as soon as it is processed, so an unlinked one
+    // (ancestor NONE) is one not processed yet, whose semidominator is its own number.
+    let mut forest: Vec<Forest> = vec![
+        Forest {
+            ancestor: NONE,
+            best: NONE,
+        };
+        n
+    ];
     let mut path: Vec<u32> = Vec::new();
     for w in (1..n as u32).rev() {
         let a = pstart.get(w as usize).copied().unwrap_or_default().at();
         let b = pstart.get(w as usize + 1).copied().unwrap_or_default().at();
-        let mut sw = g(&semi, w);
+        let mut sw = w;
         for &v in preds.get(a..b).unwrap_or_default() {
-            // eval(v)
-            let u = if g(&ancestor, v) == NONE {
+            // EVAL(v), as the semidominator of its label.
+            let e = if at(&forest, v).ancestor == NONE {
                 v
             } else {
-                path.clear();
-                let mut x = v;
-                while g(&ancestor, g(&ancestor, x)) != NONE {
-                    path.push(x);
-                    x = g(&ancestor, x);
-                }
-                for &y in path.iter().rev() {
-                    let ay = g(&ancestor, y);
-                    if g(&semi, g(&label, ay)) < g(&semi, g(&label, y)) {
-                        let l = g(&label, ay);
-                        set(&mut label, y, l);
-                    }
-                    let aay = g(&ancestor, ay);
-                    set(&mut ancestor, y, aay);
-                }
-                g(&label, v)
+                compress(v, &mut forest, NONE, &mut path);
+                at(&forest, v).best
             };
-            sw = sw.min(g(&semi, u));
+            sw = sw.min(e);
         }
         set(&mut semi, w, sw);
-        set(&mut ancestor, w, g(parent, w));
+        if let Some(f) = forest.get_mut(w as usize) {
+            *f = Forest {
+                ancestor: g(parent, w),
+                best: sw,
+            };
+        }
     }
     semi
 }
@@ -338,9 +369,14 @@ impl DominatorTree {
         }
         // 2. Predecessors in DFS numbering (only edges between reached rows): count into
         //    pstart[w + 1], turn the counts into starts, fill with pstart[w + 1] as the cursor
-        //    of row w (it ends at the start of row w + 1).
+        //    of row w (it ends at the start of row w + 1). The targets are first renumbered in
+        //    place to DFS numbers (NONE: unreached, or a weak edge left out), so that the two
+        //    passes read them front to back with no lookup.
         let mut pstart_array = P::alloc(s, n + 1)?;
         let pstart: &mut [P] = &mut pstart_array;
+        let mut edges = edges;
+        edges.renumber(skip_weak, NONE, |t| g(&pre, t));
+        let view = edges.view();
         // Rows in their own order (the target array read front to back); a row's DFS
         // number from `pre`. Which order a predecessor list has does not matter.
         let each_pred = |f: &mut dyn FnMut(u32, u32)| {
@@ -349,13 +385,7 @@ impl DominatorTree {
                 if i == NONE {
                     continue;
                 }
-                let (a, b) = view.range(v);
-                for at in a..b {
-                    if skip_weak && view.is_weak(at) {
-                        continue;
-                    }
-                    let t = view.targets.get(at as usize).copied().unwrap_or(NONE);
-                    let w = g(&pre, t);
+                for &w in view.row(v) {
                     if w != NONE {
                         f(w, i);
                     }
