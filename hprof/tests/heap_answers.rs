@@ -164,12 +164,15 @@ fn the_top_suspect_is_the_leaking_map_reached_from_its_static_field() {
             ("java.util.HashMap$Node[]", None),
         ]
     );
-    assert_eq!(top.top_classes[0].0, "java.util.HashMap$Node");
+    assert_eq!(top.top_classes[0].class_name, "java.util.HashMap$Node");
     assert!(
         top.top_classes
             .iter()
-            .any(|(c, r)| c == "byte[]" && *r >= 3000 * 512)
+            .any(|t| t.class_name == "byte[]" && t.retained >= 3000 * 512)
     );
+    // One loader per class name in this dump: no row names a loader.
+    assert!(suspects.iter().all(|s| s.loader.is_none()));
+    assert!(top.top_classes.iter().all(|t| t.loader.is_none()));
     // One leak, one suspect: the classes along it are inside the object suspect.
     assert_eq!(suspects.len(), 1);
     // A lower threshold finds more; no object suspect retains more than the top one.
@@ -312,7 +315,13 @@ fn plugin_dump(loaders: [u64; 2], classes: [u64; 2], counts: [u64; 2], single_by
             object_id: classes[k],
         });
     }
-    heap.class_loaded_by(0x70, "com.example.Single", 0x10, single_by, &[]);
+    heap.class_loaded_by(
+        0x70,
+        "com.example.Single",
+        0x10,
+        single_by,
+        &[("n", BasicType::Int)],
+    );
     for &l in &loaders {
         heap.instance(l, 0x12, &[]);
         heap.root(GcRoot::JniGlobal {
@@ -328,7 +337,7 @@ fn plugin_dump(loaders: [u64; 2], classes: [u64; 2], counts: [u64; 2], single_by
             next += 1;
         }
     }
-    heap.instance(next, 0x70, &[]);
+    heap.instance(next, 0x70, &[Value::Int(1)]);
     heap.root(GcRoot::StickyClass { object_id: next });
     heap.build().unwrap()
 }
@@ -395,4 +404,32 @@ fn classes_of_one_name_from_several_loaders_are_kept_apart() {
         .collect();
     assert_eq!(rows.len(), 2);
     assert!(rows.contains(&(Some(0x40), 2)) && rows.contains(&(Some(0x41), 4)));
+    let suspects = b.leak_suspects(SuspectOptions {
+        threshold: 0.0,
+        ..SuspectOptions::default()
+    });
+    // Every instance is a root of its own: each an object suspect, naming its loader.
+    let mut plugins: Vec<(u64, String)> = suspects
+        .iter()
+        .filter(|s| s.kind == SuspectKind::Object && s.class_name == "com.example.Plugin")
+        .map(|s| {
+            let l = s.loader.as_ref().expect("a shared name names its loader");
+            (l.id, l.class_name.clone())
+        })
+        .collect();
+    plugins.sort();
+    let loader = "com.example.PluginLoader".to_owned();
+    assert_eq!(
+        plugins,
+        [
+            vec![(0x600, loader.clone()); 2],
+            vec![(0x601, loader.clone()); 4]
+        ]
+        .concat()
+    );
+    let single = suspects
+        .iter()
+        .find(|s| s.class_name == "com.example.Single")
+        .unwrap();
+    assert_eq!(single.loader, None);
 }

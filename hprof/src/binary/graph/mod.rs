@@ -152,7 +152,9 @@ pub use retained::{ClassRetained, Shallow};
 pub use roots::{MissingRoots, RootEntry, RootGroup};
 pub use scratch::{Array, IN_MEMORY, InMemory, Scratch, ScratchArray};
 pub use strings::DuplicateString;
-pub use suspects::{NamedNode, NamedStep, Suspect, SuspectKind, SuspectOptions};
+pub use suspects::{
+    NamedLoader, NamedNode, NamedStep, Suspect, SuspectKind, SuspectOptions, TopClass,
+};
 
 /// A node: an index into the sorted ids of an [`ObjectIndex`].
 pub type NodeIndex = u32;

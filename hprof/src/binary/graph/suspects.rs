@@ -7,6 +7,10 @@
 #[cfg(doc)]
 use super::EdgePolicy;
 use super::dominators::NONE;
+use std::collections::{HashMap, HashSet};
+
+use super::super::heap_dump::SubRecord;
+use super::super::types::Id;
 use super::edges::Via;
 use super::{Graph, NodeIndex, paths};
 
@@ -73,6 +77,30 @@ pub struct NamedStep {
     pub via: Option<Via>,
 }
 
+/// The class loader that defined a class, named where the dump has several classes of the
+/// class's name (the same class defined by several loaders).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct NamedLoader {
+    /// The loader object's id (0: the boot loader).
+    pub id: u64,
+    /// Its class (`<bootstrap>` for the boot loader, `<unknown>` when the dump has no object
+    /// of that id).
+    pub class_name: String,
+}
+
+/// One class retaining memory inside an accumulation point.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct TopClass {
+    /// The class name.
+    pub class_name: String,
+    /// The loader that defined it, when the dump has several classes of this name.
+    pub loader: Option<NamedLoader>,
+    /// Its instances' retained bytes there, each counted once.
+    pub retained: u64,
+}
+
 /// One leak suspect.
 #[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
@@ -81,6 +109,9 @@ pub struct Suspect {
     pub kind: SuspectKind,
     /// The object's class, or the class.
     pub class_name: String,
+    /// The loader that defined that class (for a class object, the class it stands for),
+    /// when the dump has several classes of that name: each is a suspect of its own.
+    pub loader: Option<NamedLoader>,
     /// The object (for a class: its instance that retains the most).
     pub object: NamedNode,
     /// What the suspect retains (a class: its instances together, each counted once).
@@ -94,7 +125,7 @@ pub struct Suspect {
     pub path: Vec<NamedStep>,
     /// The classes retaining the most inside the accumulation point (itself excluded), each
     /// instance counted once (not inside another instance of its class), largest first.
-    pub top_classes: Vec<(String, u64)>,
+    pub top_classes: Vec<TopClass>,
 }
 
 impl Graph<'_, '_> {
@@ -115,6 +146,8 @@ impl Graph<'_, '_> {
             classes: numbers.len(),
         };
         let mut search = paths::Search::new(self.index.len(), &self.roots);
+        let shared = self.shared_class_names();
+        let keys = (&keys, &shared);
         let mut out = Vec::new();
         let mut objects: Vec<NodeIndex> = (0..self.index.len() as NodeIndex)
             .filter(|&v| self.retained_size(v) >= threshold)
@@ -132,12 +165,12 @@ impl Graph<'_, '_> {
                 v,
                 retained,
                 total,
-                (&tree, &keys, &mut search),
+                (&tree, keys, &mut search),
                 options,
             ));
         }
         let mut classes: Vec<ClassTotal> = self
-            .class_totals(self.index.len() as NodeIndex, &tree, &keys, &taken)
+            .class_totals(self.index.len() as NodeIndex, &tree, keys.0, &taken)
             .into_iter()
             .filter(|c| c.retained >= threshold)
             .collect();
@@ -148,10 +181,11 @@ impl Graph<'_, '_> {
                 c.top,
                 c.retained,
                 total,
-                (&tree, &keys, &mut search),
+                (&tree, keys, &mut search),
                 options,
             );
             s.class_name = self.index.class_name_of(c.top);
+            s.loader = self.defining_loader(&shared, self.index.class_id_of(c.top));
             out.push(s);
         }
         out
@@ -279,7 +313,11 @@ impl Graph<'_, '_> {
         v: NodeIndex,
         retained: u64,
         total: u64,
-        (tree, keys, search): (&Children, &ClassKeys<'_>, &mut paths::Search),
+        (tree, (keys, shared), search): (
+            &Children,
+            (&ClassKeys<'_>, &HashSet<Id>),
+            &mut paths::Search,
+        ),
         options: SuspectOptions,
     ) -> Suspect {
         // Down the dominator tree while one child holds most of its parent.
@@ -300,9 +338,14 @@ impl Graph<'_, '_> {
                 _ => break,
             }
         }
+        let class_id = match self.index.sub_record(v) {
+            Ok(SubRecord::ClassDump(c)) => Some(c.class_id),
+            _ => self.index.class_id_of(v),
+        };
         Suspect {
             kind,
             class_name: self.index.display_name(v),
+            loader: self.defining_loader(shared, class_id),
             object: self.named(v),
             retained,
             share: retained as f64 / total as f64,
@@ -319,7 +362,7 @@ impl Graph<'_, '_> {
                     via: s.via,
                 })
                 .collect(),
-            top_classes: self.top_classes_under(point, tree, keys, options.top_classes),
+            top_classes: self.top_classes_under(point, tree, (keys, shared), options.top_classes),
         }
     }
 
@@ -329,17 +372,63 @@ impl Graph<'_, '_> {
         &self,
         point: NodeIndex,
         tree: &Children,
-        keys: &ClassKeys<'_>,
+        (keys, shared): (&ClassKeys<'_>, &HashSet<Id>),
         n: usize,
-    ) -> Vec<(String, u64)> {
-        let mut rows: Vec<(String, u64)> = self
+    ) -> Vec<TopClass> {
+        let mut rows: Vec<(TopClass, NodeIndex)> = self
             .class_totals(point, tree, keys, &[])
             .into_iter()
-            .map(|t| (self.index.class_name_of(t.top), t.retained))
+            .map(|t| {
+                let row = TopClass {
+                    class_name: self.index.class_name_of(t.top),
+                    loader: None,
+                    retained: t.retained,
+                };
+                (row, t.top)
+            })
             .collect();
-        rows.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+        rows.sort_by(|(a, x), (b, y)| {
+            b.retained
+                .cmp(&a.retained)
+                .then_with(|| a.class_name.cmp(&b.class_name))
+                .then_with(|| x.cmp(y))
+        });
         rows.truncate(n);
-        rows
+        rows.into_iter()
+            .map(|(mut row, top)| {
+                row.loader = self.defining_loader(shared, self.index.class_id_of(top));
+                row
+            })
+            .collect()
+    }
+
+    /// The class ids whose name the dump gives to several `CLASS_DUMP`s.
+    fn shared_class_names(&self) -> HashSet<Id> {
+        let mut by_name: HashMap<String, Vec<Id>> = HashMap::new();
+        for &class_id in self.index.classes.keys() {
+            if let Some(name) = self.index.class_name(class_id) {
+                by_name.entry(name).or_default().push(class_id);
+            }
+        }
+        by_name
+            .into_values()
+            .filter(|ids| ids.len() > 1)
+            .flatten()
+            .collect()
+    }
+
+    /// The loader of `class_id` when its name is shared.
+    fn defining_loader(&self, shared: &HashSet<Id>, class_id: Option<Id>) -> Option<NamedLoader> {
+        let class_id = class_id.filter(|id| shared.contains(id))?;
+        let id = self.index.class_dump(class_id)?.class_loader_id;
+        let class_name = match id {
+            0 => "<bootstrap>".to_owned(),
+            _ => self
+                .index
+                .node(id)
+                .map_or_else(|| "<unknown>".to_owned(), |v| self.index.class_name_of(v)),
+        };
+        Some(NamedLoader { id, class_name })
     }
 }
 
