@@ -171,7 +171,7 @@ impl Search {
     }
 
     /// A shortest path from a root to `target` (`None`: unreachable, or over budget).
-    pub(crate) fn from_roots(
+    pub(crate) fn reach_from_roots(
         &mut self,
         ix: &ObjectIndex<'_>,
         policy: EdgePolicy,

@@ -274,7 +274,7 @@ impl Graph<'_, '_> {
         }
         chain.reverse();
         let (ix, policy) = (&self.index, self.options.policy);
-        let mut path = search.from_roots(ix, policy, *chain.first()?)?;
+        let mut path = search.reach_from_roots(ix, policy, *chain.first()?)?;
         for pair in chain.windows(2) {
             let &[from, to] = pair else { continue };
             let segment = search.between(ix, policy, from, to)?;
