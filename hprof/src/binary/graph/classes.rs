@@ -31,6 +31,8 @@ pub enum NodeClasses {
 pub(crate) enum NodeClass {
     /// An instance or object array of the class with this id.
     Id(Id),
+    /// An instance of the class with this number (its [`ClassInfo::number`](super::index::ClassInfo)).
+    Number(u32),
     /// A primitive array of this element type code.
     Primitive(u8),
     /// A class object.
@@ -67,10 +69,7 @@ pub(crate) struct ClassNumbers {
 
 impl ClassNumbers {
     pub(crate) fn new(ix: &ObjectIndex<'_>) -> ClassNumbers {
-        let mut ids: Vec<Id> = ix.classes.keys().copied().collect();
-        ids.extend(ix.names.class_ids());
-        ids.sort_unstable();
-        ids.dedup();
+        let ids = ix.class_ids.clone();
         let by_id = ids
             .iter()
             .enumerate()
@@ -101,6 +100,7 @@ impl ClassNumbers {
     pub(crate) fn number(&self, class: NodeClass) -> u32 {
         match class {
             NodeClass::Id(id) => self.by_id.get(&id).copied().unwrap_or(self.unknown()),
+            NodeClass::Number(k) => k,
             NodeClass::Primitive(code) => self.base() + u32::from(code) % PRIMITIVE_SLOTS,
             NodeClass::ClassObject => self.class_object(),
             NodeClass::Nothing => NONE,

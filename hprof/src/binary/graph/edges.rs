@@ -81,8 +81,10 @@ pub(crate) fn for_each_reference<const NAMES: bool>(
     let ahat = policy == EdgePolicy::Ahat;
     match sub {
         SubRecord::InstanceDump(i) => {
-            match ix.layout(i.class_id) {
-                Some(layout) => {
+            match ix.classes.get(&i.class_id) {
+                Some(info) => {
+                    stats.class = NodeClass::Number(info.number);
+                    let layout = &info.layout;
                     for (k, &(off, weak)) in layout.refs.iter().enumerate() {
                         let Some(b) = i.data.get(off as usize..off as usize + id_size.bytes())
                         else {

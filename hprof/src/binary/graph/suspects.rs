@@ -205,22 +205,29 @@ impl Graph<'_, '_> {
         let mut totals: Vec<ClassTotal> = vec![ClassTotal::default(); keys.classes];
         // Instances of each class on the path from `from` to the node being visited.
         let mut active: Vec<u32> = vec![0; keys.classes];
-        let mut stack: Vec<(NodeIndex, usize)> = vec![(from, 0)];
-        while let Some(&mut (v, ref mut pos)) = stack.last_mut() {
-            let Some(&c) = tree.of(v).get(*pos) else {
+        // The nodes skipped retain at least this much (a cheap test before the list's).
+        let floor = skip.iter().map(|&t| self.retained_size(t)).min();
+        // (node, next child, end of its children) of each node on the path.
+        let (a, b) = tree.range(from);
+        let mut stack: Vec<(NodeIndex, usize, usize)> = vec![(from, a, b)];
+        while let Some(top) = stack.last_mut() {
+            let Some(&c) = tree.children.get(top.1).filter(|_| top.1 < top.2) else {
+                let v = top.0;
                 stack.pop();
                 if let Some(count) = keys.of(v).and_then(|k| active.get_mut(k)) {
                     *count = count.saturating_sub(1);
                 }
                 continue;
             };
-            *pos += 1;
-            if skip.contains(&c) {
+            top.1 += 1;
+            let retained = self.retained_size(c);
+            if floor.is_some_and(|f| retained >= f) && skip.contains(&c) {
                 continue;
             }
-            let (Some(k), retained) = (keys.of(c), self.retained_size(c)) else {
+            let Some(k) = keys.of(c) else {
                 continue;
             };
+            let (a, b) = tree.range(c);
             if let (Some(count), Some(t)) = (active.get_mut(k), totals.get_mut(k)) {
                 if *count == 0 {
                     t.retained = t.retained.saturating_add(retained);
@@ -232,9 +239,14 @@ impl Graph<'_, '_> {
                     (t.top, t.top_retained) = (c, retained);
                 }
                 t.instances += 1;
-                *count += 1;
+                // A leaf has nothing below it to count as inside it.
+                if a < b {
+                    *count += 1;
+                }
             }
-            stack.push((c, 0));
+            if a < b {
+                stack.push((c, a, b));
+            }
         }
         totals.retain(|t| t.instances > 0);
         totals
@@ -460,41 +472,50 @@ impl ClassKeys<'_> {
 /// The dominator tree's children lists (row `n`: the super-root's).
 pub(crate) struct Children {
     starts: Vec<u32>,
-    children: Vec<NodeIndex>,
+    pub(crate) children: Vec<NodeIndex>,
 }
 
 impl Children {
     /// The children lists of the immediate dominators `idom` (one row per node, the
     /// super-root's last).
     pub(crate) fn new(idom: &[u32]) -> Children {
+        // Counts, summed into the end of each row; then each row is filled backwards from
+        // its end (nodes in descending order), which leaves every end at its row's start and
+        // the row ascending.
         let mut starts = vec![0u32; idom.len() + 1];
         for &d in idom {
-            if d != NONE {
-                if let Some(c) = starts.get_mut(d as usize + 1) {
-                    *c += 1;
-                }
+            if let Some(c) = starts.get_mut((d as usize).wrapping_add(1)) {
+                *c += 1;
             }
         }
-        for i in 1..starts.len() {
-            let p = starts.get(i - 1).copied().unwrap_or(0);
-            if let Some(c) = starts.get_mut(i) {
-                *c += p;
-            }
+        let mut sum = 0u32;
+        for c in starts.iter_mut() {
+            sum += *c;
+            *c = sum;
         }
-        let mut children = vec![0; starts.last().copied().unwrap_or(0) as usize];
-        let mut fill = starts.clone();
-        for (v, &d) in idom.iter().enumerate() {
-            if d == NONE {
-                continue;
-            }
-            if let Some(f) = fill.get_mut(d as usize) {
-                if let Some(s) = children.get_mut(*f as usize) {
+        let mut children = vec![0; sum as usize];
+        for (v, &d) in idom.iter().enumerate().rev() {
+            if let Some(end) = starts.get_mut((d as usize).wrapping_add(1)) {
+                *end -= 1;
+                if let Some(s) = children.get_mut(*end as usize) {
                     *s = v as NodeIndex;
                 }
-                *f += 1;
             }
         }
+        // Row d now starts at starts[d + 1]: shift down by one.
+        starts.rotate_left(1);
+        if let Some(last) = starts.last_mut() {
+            *last = sum;
+        }
         Children { starts, children }
+    }
+
+    /// Where the nodes `v` immediately dominates are in `children`.
+    #[inline]
+    pub(crate) fn range(&self, v: NodeIndex) -> (usize, usize) {
+        let a = self.starts.get(v as usize).copied().unwrap_or(0) as usize;
+        let b = self.starts.get(v as usize + 1).copied().unwrap_or(0) as usize;
+        (a, b)
     }
 
     /// The nodes `v` immediately dominates.
