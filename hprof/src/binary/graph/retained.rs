@@ -168,10 +168,12 @@ pub(crate) fn by_class(graph: &Graph<'_, '_>) -> Vec<ClassRetained> {
     // Per row: instances of the class on the current branch.
     let mut active: Vec<u32> = Vec::new();
     let key = |v: u32| of_node.get(v as usize).copied().unwrap_or(NONE);
-    // Iterative DFS from the super-root (row n): (row, next child position).
-    let mut stack: Vec<(u32, usize)> = vec![(n as u32, 0)];
-    while let Some(&mut (v, ref mut pos)) = stack.last_mut() {
-        let Some(&w) = tree.of(v).get(*pos) else {
+    // Iterative DFS from the super-root (row n): (row, next child, end of its children).
+    let (a, b) = tree.range(n as u32);
+    let mut stack: Vec<(u32, usize, usize)> = vec![(n as u32, a, b)];
+    while let Some(top) = stack.last_mut() {
+        let Some(&w) = tree.children.get(top.1).filter(|_| top.1 < top.2) else {
+            let v = top.0;
             stack.pop();
             if let Some(act) = row_of
                 .get(key(v) as usize)
@@ -181,7 +183,8 @@ pub(crate) fn by_class(graph: &Graph<'_, '_>) -> Vec<ClassRetained> {
             }
             continue;
         };
-        *pos += 1;
+        top.1 += 1;
+        let v = top.0;
         let r = retained(w);
         // The parent's shallow size is its retained size less its children's.
         if let Some((parent, _)) = row_of
@@ -190,34 +193,38 @@ pub(crate) fn by_class(graph: &Graph<'_, '_>) -> Vec<ClassRetained> {
         {
             parent.shallow = parent.shallow.wrapping_sub(r);
         }
+        let (a, b) = tree.range(w);
         let k = key(w);
-        let Some(slot) = row_of.get_mut(k as usize) else {
-            stack.push((w, 0));
-            continue;
-        };
-        if *slot == NONE {
-            *slot = rows.len() as u32;
-            let row = ClassRetained {
-                class_name: String::new(),
-                class_id: numbers.class_id(k),
-                instances: 0,
-                shallow: 0,
-                retained: 0,
-            };
-            rows.push((row, w));
-            active.push(0);
-        }
-        if let (Some((c, _)), Some(act)) =
-            (rows.get_mut(*slot as usize), active.get_mut(*slot as usize))
-        {
-            c.instances += 1;
-            c.shallow = c.shallow.wrapping_add(r);
-            if *act == 0 {
-                c.retained += r;
+        if let Some(slot) = row_of.get_mut(k as usize) {
+            if *slot == NONE {
+                *slot = rows.len() as u32;
+                let row = ClassRetained {
+                    class_name: String::new(),
+                    class_id: numbers.class_id(k),
+                    instances: 0,
+                    shallow: 0,
+                    retained: 0,
+                };
+                rows.push((row, w));
+                active.push(0);
             }
-            *act += 1;
+            if let (Some((c, _)), Some(act)) =
+                (rows.get_mut(*slot as usize), active.get_mut(*slot as usize))
+            {
+                c.instances += 1;
+                c.shallow = c.shallow.wrapping_add(r);
+                if *act == 0 {
+                    c.retained += r;
+                }
+                // A leaf has nothing below it to count as inside it.
+                if a < b {
+                    *act += 1;
+                }
+            }
         }
-        stack.push((w, 0));
+        if a < b {
+            stack.push((w, a, b));
+        }
     }
     let mut out: Vec<ClassRetained> = rows
         .into_iter()
