@@ -17,7 +17,7 @@ use hprof::binary::incremental::Decoder;
 use lexopt::ValueExt;
 
 const USAGE: &str = "\
-usage: heap-diff [--shallow-only] [--top N] [--text] BASELINE CURRENT
+usage: heap-diff [--shallow-only] [--top N] [--text] [--scratch DIR] BASELINE CURRENT
 
 Compares two binary HPROF heap dumps class by class (classes matched by name, arrays by
 element type) and prints JSON lines, the largest growth first:
@@ -34,11 +34,15 @@ options:
                   memory whatever the size, gzip accepted; no retained sizes)
   --top N         list only the N classes that grew the most (default: all)
   --text          a table for people instead of JSON lines
+  --scratch DIR   keep the graphs' working arrays (references while building, each
+                  object's class, the dominator trees' children) in files under DIR that
+                  the kernel may page out: memory then holds about 21 bytes per object
   -h, --help      print this help
   --version       print the version
 ";
 
 struct Args {
+    scratch: Option<String>,
     baseline: String,
     current: String,
     shallow_only: bool,
@@ -50,6 +54,7 @@ fn parse_args() -> Result<Args, ExitCode> {
     let usage = usage();
     let mut parser = lexopt::Parser::from_env();
     let (mut files, mut shallow_only, mut top, mut text) = (Vec::new(), false, None, false);
+    let mut scratch = None;
     loop {
         let arg = match parser.next() {
             Ok(Some(arg)) => arg,
@@ -62,6 +67,10 @@ fn parse_args() -> Result<Args, ExitCode> {
         match arg {
             lexopt::Arg::Long("shallow-only") => shallow_only = true,
             lexopt::Arg::Long("text") => text = true,
+            lexopt::Arg::Long("scratch") => match parser.value() {
+                Ok(v) => scratch = Some(v.to_string_lossy().into_owned()),
+                Err(e) => return Err(common::usage_error(&usage, e)),
+            },
             lexopt::Arg::Long("top") => match parser.value().map(|v| v.parse::<usize>()) {
                 Ok(Ok(n)) => top = Some(n),
                 _ => return Err(common::usage_error(&usage, "--top needs a number")),
@@ -73,6 +82,7 @@ fn parse_args() -> Result<Args, ExitCode> {
     let mut files = files.into_iter();
     match (files.next(), files.next()) {
         (Some(baseline), Some(current)) => Ok(Args {
+            scratch,
             baseline,
             current,
             shallow_only,
@@ -157,11 +167,26 @@ fn main() -> ExitCode {
             (Ok(a), Ok(b)) => (a, b),
             (Err(exit), _) | (_, Err(exit)) => return exit,
         };
+        let files = match args
+            .scratch
+            .as_deref()
+            .map(common::scratch::FileScratch::new)
+        {
+            Some(Ok(files)) => Some(files),
+            Some(Err(e)) => {
+                eprintln!("error: --scratch {e}");
+                return ExitCode::FAILURE;
+            }
+            None => None,
+        };
         // Keep each object's class from the build: the class rows then decode nothing again.
-        let options = Options {
+        let mut options = Options {
             classes: NodeClasses::Keep,
             ..Options::default()
         };
+        if let Some(files) = &files {
+            options.scratch = files;
+        }
         let a = match Graph::build(&maps.0, options) {
             Ok(g) => g,
             Err(e) => return common::file_error(&args.baseline, e),

@@ -19,7 +19,7 @@ use hprof::binary::graph::{
 use lexopt::ValueExt;
 
 const USAGE: &str = "\
-usage: leak-suspects [--threshold SHARE] [--top-classes N] [--text] FILE
+usage: leak-suspects [--threshold SHARE] [--top-classes N] [--text] [--scratch DIR] FILE
        leak-suspects --duplicate-strings [--top N] [--text] FILE
 
 Finds the leak suspects of a binary HPROF heap dump as Eclipse MAT defines them: single
@@ -40,12 +40,17 @@ options:
                         {\"string\", \"count\", \"wasted_bytes\"}, most wasted bytes first
   --top N               with --duplicate-strings: how many (default 20)
   --text                a report for people instead of JSON lines
+  --scratch DIR         keep the graph's working arrays (references while building, each
+                        object's class, the dominator tree's children, shortest-path
+                        parents) in files under DIR that the kernel may page out: memory
+                        then holds about 21 bytes per object
   -h, --help            print this help
   --version             print the version
 ";
 
 struct Args {
     path: String,
+    scratch: Option<String>,
     options: SuspectOptions,
     strings: bool,
     top: usize,
@@ -62,6 +67,7 @@ fn parse_args() -> Result<Args, ExitCode> {
     let mut path = None;
     let mut options = SuspectOptions::default();
     let (mut strings, mut top, mut text) = (false, 20, false);
+    let mut scratch = None;
     loop {
         let arg = match parser.next() {
             Ok(Some(arg)) => arg,
@@ -91,6 +97,10 @@ fn parse_args() -> Result<Args, ExitCode> {
             },
             lexopt::Arg::Long("duplicate-strings") => strings = true,
             lexopt::Arg::Long("text") => text = true,
+            lexopt::Arg::Long("scratch") => match parser.value() {
+                Ok(v) => scratch = Some(v.to_string_lossy().into_owned()),
+                Err(e) => return Err(common::usage_error(&usage, e)),
+            },
             lexopt::Arg::Value(v) if path.is_none() => path = Some(v.to_string_lossy().into()),
             other => return Err(common::usage_error(&usage, other.unexpected())),
         }
@@ -98,6 +108,7 @@ fn parse_args() -> Result<Args, ExitCode> {
     match path {
         Some(path) => Ok(Args {
             path,
+            scratch,
             options,
             strings,
             top,
@@ -123,8 +134,20 @@ fn main() -> ExitCode {
         Ok(m) => m,
         Err(e) => return common::file_error(path, e),
     };
+    let files = match args
+        .scratch
+        .as_deref()
+        .map(common::scratch::FileScratch::new)
+    {
+        Some(Ok(files)) => Some(files),
+        Some(Err(e)) => {
+            eprintln!("error: --scratch {e}");
+            return ExitCode::FAILURE;
+        }
+        None => None,
+    };
     // The suspects' class rows use each object's class, kept from the build.
-    let options = Options {
+    let mut options = Options {
         classes: if args.strings {
             NodeClasses::Decode
         } else {
@@ -132,6 +155,9 @@ fn main() -> ExitCode {
         },
         ..Options::default()
     };
+    if let Some(files) = &files {
+        options.scratch = files;
+    }
     let graph = match Graph::build(&map, options) {
         Ok(g) => g,
         Err(e) => return common::file_error(path, e),

@@ -183,3 +183,36 @@ fn a_cut_dump_is_partial() {
     }
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn scratch_files_give_the_same_answers_and_leave_nothing_behind() {
+    let dir = std::env::temp_dir().join(format!("heap-answers-scratch-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let dir_arg = dir.to_str().unwrap();
+    for (tool, args) in [
+        (suspects(), &[CURRENT][..]),
+        (suspects(), &["--threshold", "0.01", "--text", CURRENT]),
+        (diff(), &[BASELINE, CURRENT]),
+    ] {
+        let plain = tool.run(args);
+        expect(&plain, 0, "", &format!("{args:?}"));
+        let mut with = args.to_vec();
+        with.extend(["--scratch", dir_arg]);
+        let scratch = tool.run(&with);
+        expect(&scratch, 0, "", &format!("{with:?}"));
+        assert_eq!(scratch.stdout, plain.stdout, "{args:?}");
+    }
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
+    std::fs::remove_dir(&dir).unwrap();
+    for (tool, files) in [(suspects(), &[CURRENT][..]), (diff(), &[BASELINE, CURRENT])] {
+        let mut args = vec!["--scratch", "/nonexistent-scratch-dir"];
+        args.extend(files);
+        let out = tool.run(&args);
+        expect(&out, 1, "", "no scratch folder");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("/nonexistent-scratch-dir: not a directory"),
+            "{err}"
+        );
+    }
+}

@@ -137,15 +137,19 @@ pub(crate) struct Search {
     /// Nodes the searches may still visit (past it, the search of every node is cheaper).
     pub(crate) budget: usize,
     /// The search from the roots: parents ([`SUPER`], [`NONE`]) and its queue.
-    parent: Vec<u32>,
+    parent: Array<u32>,
     queue: std::collections::VecDeque<NodeIndex>,
     next: Vec<NodeIndex>,
 }
 
 impl Search {
-    /// A search over `n` nodes from `roots` (ascending).
-    pub(crate) fn new(n: usize, roots: &[NodeIndex]) -> Search {
-        let mut parent = vec![NONE; n];
+    /// A search over `n` nodes from `roots` (ascending), its parents in `s` (in heap memory
+    /// if that fails).
+    pub(crate) fn new(n: usize, roots: &[NodeIndex], s: &dyn Scratch) -> Search {
+        let mut parent = scratch::u32s(s, n, "shortest-path parents")
+            .or_else(|_| scratch::u32s(&scratch::IN_MEMORY, n, "shortest-path parents"))
+            .unwrap_or_else(|_| Box::new(Vec::new().into_boxed_slice()));
+        parent.fill(NONE);
         for &r in roots {
             if let Some(p) = parent.get_mut(r as usize) {
                 *p = SUPER;

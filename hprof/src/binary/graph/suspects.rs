@@ -9,9 +9,11 @@ use super::EdgePolicy;
 use super::dominators::NONE;
 use std::collections::{HashMap, HashSet};
 
+use super::super::error::Result;
 use super::super::heap_dump::SubRecord;
 use super::super::types::Id;
 use super::edges::Via;
+use super::scratch::{self, Array, IN_MEMORY, Scratch};
 use super::{Graph, NodeIndex, paths};
 
 /// What to report ([`Graph::leak_suspects`]).
@@ -139,13 +141,13 @@ impl Graph<'_, '_> {
             return Vec::new();
         }
         let threshold = ((options.threshold * total as f64).ceil() as u64).max(1);
-        let tree = Children::new(&self.idom);
+        let tree = Children::new(&self.idom, self.options.scratch);
         let (numbers, of_node) = self.node_classes();
         let keys = ClassKeys {
             of_node: &of_node,
             classes: numbers.len(),
         };
-        let mut search = paths::Search::new(self.index.len(), &self.roots);
+        let mut search = paths::Search::new(self.index.len(), &self.roots, self.options.scratch);
         let shared = self.shared_class_names();
         let keys = (&keys, &shared);
         let mut out = Vec::new();
@@ -471,18 +473,28 @@ impl ClassKeys<'_> {
 
 /// The dominator tree's children lists (row `n`: the super-root's).
 pub(crate) struct Children {
-    starts: Vec<u32>,
-    pub(crate) children: Vec<NodeIndex>,
+    starts: Array<u32>,
+    pub(crate) children: Array<NodeIndex>,
 }
 
 impl Children {
     /// The children lists of the immediate dominators `idom` (one row per node, the
     /// super-root's last).
-    pub(crate) fn new(idom: &[u32]) -> Children {
+    pub(crate) fn new(idom: &[u32], scratch: &dyn Scratch) -> Children {
+        Children::new_in(idom, scratch)
+            .or_else(|_| Children::new_in(idom, &IN_MEMORY))
+            .unwrap_or_else(|_| Children {
+                starts: Box::new(Vec::new().into_boxed_slice()),
+                children: Box::new(Vec::new().into_boxed_slice()),
+            })
+    }
+
+    /// [`Children::new`] in `s`.
+    fn new_in(idom: &[u32], s: &dyn Scratch) -> Result<Children> {
         // Counts, summed into the end of each row; then each row is filled backwards from
         // its end (nodes in descending order), which leaves every end at its row's start and
         // the row ascending.
-        let mut starts = vec![0u32; idom.len() + 1];
+        let mut starts = scratch::u32s(s, idom.len() + 1, "dominator tree row starts")?;
         for &d in idom {
             if let Some(c) = starts.get_mut((d as usize).wrapping_add(1)) {
                 *c += 1;
@@ -493,7 +505,7 @@ impl Children {
             sum += *c;
             *c = sum;
         }
-        let mut children = vec![0; sum as usize];
+        let mut children = scratch::u32s(s, sum as usize, "dominator tree children")?;
         for (v, &d) in idom.iter().enumerate().rev() {
             if let Some(end) = starts.get_mut((d as usize).wrapping_add(1)) {
                 *end -= 1;
@@ -507,7 +519,7 @@ impl Children {
         if let Some(last) = starts.last_mut() {
             *last = sum;
         }
-        Children { starts, children }
+        Ok(Children { starts, children })
     }
 
     /// Where the nodes `v` immediately dominates are in `children`.
