@@ -332,8 +332,12 @@ impl DominatorTree {
     ) -> Result<DominatorTree> {
         let rows = edges.rows();
         let skip_weak = weak == WeakEdges::Skip;
-        let view = edges.view();
-        // 1. Depth-first search: preorder numbers, the DFS-tree parent of each.
+        // 1. Depth-first search: preorder numbers, the DFS-tree parent of each. Each target
+        //    is read once, so the search rewrites it in place to its DFS number (NONE: a weak
+        //    edge left out, or a dangling one): the predecessor passes then read the targets
+        //    front to back with no lookup. Rows the search does not reach keep theirs, unread.
+        let mut edges = edges;
+        let (rows_view, targets) = edges.split_mut();
         let mut pre = vec![NONE; rows];
         let mut order_array = scratch::u32s(s, rows, "depth-first order")?;
         let order: &mut [u32] = &mut order_array;
@@ -344,24 +348,30 @@ impl DominatorTree {
             set(order, 0, entry);
             n = 1;
             parent.push(NONE);
-            // (row, position of its next target)
-            let mut stack: Vec<(u32, u64)> = vec![(entry, view.range(entry).0)];
-            while let Some(&mut (v, ref mut at)) = stack.last_mut() {
-                let (_, end) = view.range(v);
+            // (row, its DFS number, position of its next target)
+            let mut stack: Vec<(u32, u32, u64)> = vec![(entry, 0, rows_view.range(entry).0)];
+            while let Some(&mut (v, i, ref mut at)) = stack.last_mut() {
+                let (_, end) = rows_view.range(v);
                 if *at < end {
                     let pos = *at;
                     *at += 1;
-                    let w = view.targets.get(pos as usize).copied().unwrap_or(NONE);
-                    if (w as usize) < rows
-                        && g(&pre, w) == NONE
-                        && !(skip_weak && view.is_weak(pos))
-                    {
-                        set(&mut pre, w, n as u32);
-                        parent.push(g(&pre, v));
-                        set(order, n as u32, w);
-                        n += 1;
-                        stack.push((w, view.range(w).0));
+                    let Some(slot) = targets.get_mut(pos as usize) else {
+                        continue;
+                    };
+                    let w = *slot;
+                    let mut number = NONE;
+                    if (w as usize) < rows && !(skip_weak && rows_view.is_weak(pos)) {
+                        number = g(&pre, w);
+                        if number == NONE {
+                            number = n as u32;
+                            set(&mut pre, w, number);
+                            parent.push(i);
+                            set(order, number, w);
+                            n += 1;
+                            stack.push((w, number, rows_view.range(w).0));
+                        }
                     }
+                    *slot = number;
                 } else {
                     stack.pop();
                 }
@@ -369,13 +379,9 @@ impl DominatorTree {
         }
         // 2. Predecessors in DFS numbering (only edges between reached rows): count into
         //    pstart[w + 1], turn the counts into starts, fill with pstart[w + 1] as the cursor
-        //    of row w (it ends at the start of row w + 1). The targets are first renumbered in
-        //    place to DFS numbers (NONE: unreached, or a weak edge left out), so that the two
-        //    passes read them front to back with no lookup.
+        //    of row w (it ends at the start of row w + 1).
         let mut pstart_array = P::alloc(s, n + 1)?;
         let pstart: &mut [P] = &mut pstart_array;
-        let mut edges = edges;
-        edges.renumber(skip_weak, NONE, |t| g(&pre, t));
         let view = edges.view();
         // Rows in their own order (the target array read front to back); a row's DFS
         // number from `pre`. Which order a predecessor list has does not matter.

@@ -358,22 +358,18 @@ impl Edges {
         }
     }
 
-    /// Replaces every target `t` by `map(t)` (by `skip` where `skip_weak` and the edge is
-    /// weak), in one pass from front to back, and forgets the weak flags.
-    pub(crate) fn renumber(&mut self, skip_weak: bool, skip: u32, map: impl Fn(u32) -> u32) {
-        let weak = if skip_weak { self.weak.take() } else { None };
-        let targets = self.targets.get_mut(..self.len).unwrap_or_default();
-        match weak {
-            None => targets.iter_mut().for_each(|t| *t = map(*t)),
-            Some(bits) => {
-                for (chunk, &word) in targets.chunks_mut(64).zip(bits.iter()) {
-                    for (k, t) in chunk.iter_mut().enumerate() {
-                        *t = if word >> k & 1 == 1 { skip } else { map(*t) };
-                    }
-                }
-            }
-        }
-        self.weak = None;
+    /// The rows (with the weak flags, without the targets) and the targets to rewrite in
+    /// place: for a pass that replaces each target as it reads it.
+    pub(crate) fn split_mut(&mut self) -> (View<'_>, &mut [u32]) {
+        let view = View {
+            starts: match &self.starts {
+                Starts::Narrow(v) => StartsView::Narrow(v),
+                Starts::Wide(v) => StartsView::Wide(v),
+            },
+            targets: &[],
+            weak: self.weak.as_ref().map(|w| &***w),
+        };
+        (view, self.targets.get_mut(..self.len).unwrap_or_default())
     }
 
     /// The targets of row `v`.
