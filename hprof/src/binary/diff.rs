@@ -484,7 +484,9 @@ impl HeapDiff {
         HeapDiff::of_sides([baseline.side(), current.side()], None, roots)
     }
 
-    /// Compares two graphs: the objects of each dominator tree, with retained sizes.
+    /// Compares two graphs: the objects of each dominator tree, with retained sizes (each
+    /// graph's [`Graph::class_retained`]: build them with
+    /// [`NodeClasses::Keep`](super::graph::NodeClasses::Keep) to spare a decoding pass).
     pub fn of_graphs(baseline: &Graph<'_, '_>, current: &Graph<'_, '_>) -> HeapDiff {
         let count = |graph: &Graph<'_, '_>| {
             let mut roots: BTreeMap<&'static str, u64> = BTreeMap::new();

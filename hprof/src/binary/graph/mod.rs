@@ -54,7 +54,10 @@
 //! objects on, the semidominator forest's children and sizes (8 per object). At its peak,
 //! when both directions exist, the scratch holds about `20·N + 8·R` bytes (`24·N + 4·R` while
 //! the semidominators of a graph past 2^26 objects are computed); shortest paths add
-//! 8 per object and the reverse index `4·N + 4·R` when first asked for. The scratch is heap
+//! 8 per object and the reverse index `4·N + 4·R` when first asked for; the class of every
+//! object, kept when [`Options::classes`] asks for it, 4; the per-class answers
+//! ([`Graph::class_retained`], [`Graph::leak_suspects`]) the dominator tree's children lists
+//! (8) while they run, and the suspects' paths 4 more. The scratch is heap
 //! memory by default ([`InMemory`]); a caller whose dump does not fit hands in its own, e.g.
 //! memory-mapped files the kernel may page out (the `dominators` example's `--scratch DIR`).
 //! The dump itself is read where the caller holds it (a memory map is paged like a file).
@@ -665,7 +668,10 @@ impl<'a, 'f> Graph<'a, 'f> {
             .unwrap_or_else(|_| edges.reverse())
     }
 
-    /// Retained size per class, largest first (see the module documentation for the rule).
+    /// Retained size per class, largest first (see the module documentation for the rule),
+    /// one row per class object (one name defined by several class loaders gives several
+    /// rows). Without decoding the objects again when the graph was built with
+    /// [`NodeClasses::Keep`].
     pub fn class_retained(&self) -> Vec<ClassRetained> {
         retained::by_class(self)
     }

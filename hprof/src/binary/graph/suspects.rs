@@ -134,7 +134,11 @@ impl Graph<'_, '_> {
     /// The leak suspects, largest first: objects retaining at least `threshold` of the
     /// reachable bytes (the topmost of a chain of such objects: one below another is the same
     /// leak), then classes whose instances outside those objects together do (each instance
-    /// counted once: not inside another instance of its class), MAT's two views.
+    /// counted once: not inside another instance of its class), MAT's two views. Classes are
+    /// told apart by class object, so one name defined by several class loaders gives one
+    /// suspect per class, each naming its [loader](Suspect::loader). A graph built with
+    /// [`NodeClasses::Keep`](super::NodeClasses::Keep) answers without decoding the objects
+    /// again.
     pub fn leak_suspects(&self, options: SuspectOptions) -> Vec<Suspect> {
         let total = self.summary().reachable_bytes;
         if total == 0 {
