@@ -129,6 +129,16 @@ pub(crate) fn steps(
     out
 }
 
+/// The references of `v` that name nodes, into `next`.
+fn expand(ix: &ObjectIndex<'_>, policy: EdgePolicy, v: NodeIndex, next: &mut Vec<NodeIndex>) {
+    next.clear();
+    for_each_reference::<false>(ix, v, policy, |id, _, _| {
+        if let Some(w) = ix.node(id) {
+            next.push(w);
+        }
+    });
+}
+
 /// Shortest paths found by breadth-first searches that decode each node's references from
 /// the dump as they go and stop at their target: one from the roots, resumed from where it
 /// stopped for each new target (so its parents are those of [`bfs`]), and short ones between
@@ -165,13 +175,7 @@ impl Search {
 
     /// The references of `v` that name nodes, into `self.next`.
     fn expand(&mut self, ix: &ObjectIndex<'_>, policy: EdgePolicy, v: NodeIndex) {
-        let next = &mut self.next;
-        next.clear();
-        for_each_reference::<false>(ix, v, policy, |id, _, _| {
-            if let Some(w) = ix.node(id) {
-                next.push(w);
-            }
-        });
+        expand(ix, policy, v, &mut self.next);
     }
 
     /// A shortest path from a root to `target` (`None`: unreachable, or over budget).
@@ -181,21 +185,27 @@ impl Search {
         policy: EdgePolicy,
         target: NodeIndex,
     ) -> Option<Vec<NodeIndex>> {
-        while *self.parent.get(target as usize)? == NONE {
-            let v = self.queue.pop_front()?;
-            self.expand(ix, policy, v);
-            for k in 0..self.next.len() {
-                let Some(&w) = self.next.get(k) else { break };
-                if let Some(p) = self.parent.get_mut(w as usize) {
+        let Search {
+            budget,
+            parent,
+            queue,
+            next,
+        } = self;
+        let parent: &mut [u32] = parent;
+        while *parent.get(target as usize)? == NONE {
+            let v = queue.pop_front()?;
+            expand(ix, policy, v, next);
+            for &w in next.iter() {
+                if let Some(p) = parent.get_mut(w as usize) {
                     if *p == NONE {
-                        self.budget = self.budget.checked_sub(1)?;
+                        *budget = budget.checked_sub(1)?;
                         *p = v;
-                        self.queue.push_back(w);
+                        queue.push_back(w);
                     }
                 }
             }
         }
-        path(&self.parent, target)
+        path(parent, target)
     }
 
     /// A shortest path from `from` to `to` (`None`: not reached, or over budget).

@@ -161,6 +161,7 @@ pub(crate) fn by_class(graph: &Graph<'_, '_>) -> Vec<ClassRetained> {
     let n = ix.len();
     let (numbers, of_node) = graph.node_classes();
     let tree = Children::new(&graph.idom, graph.options.scratch);
+    let tree = tree.view();
     let retained = |v: u32| graph.retained.get(v as usize).copied().unwrap_or(0);
     let mut rows: Vec<(ClassRetained, NodeIndex)> = Vec::new();
     // Class number → row, filled as classes are met.

@@ -214,6 +214,7 @@ impl Graph<'_, '_> {
         // The nodes skipped retain at least this much (a cheap test before the list's).
         let floor = skip.iter().map(|&t| self.retained_size(t)).min();
         // (node, next child, end of its children) of each node on the path.
+        let tree = tree.view();
         let (a, b) = tree.range(from);
         let mut stack: Vec<(NodeIndex, usize, usize)> = vec![(from, a, b)];
         while let Some(top) = stack.last_mut() {
@@ -475,6 +476,23 @@ impl ClassKeys<'_> {
     }
 }
 
+/// [`Children`] as slices.
+#[derive(Clone, Copy)]
+pub(crate) struct ChildrenView<'c> {
+    starts: &'c [u32],
+    pub(crate) children: &'c [NodeIndex],
+}
+
+impl ChildrenView<'_> {
+    /// Where the nodes `v` immediately dominates are in `children`.
+    #[inline]
+    pub(crate) fn range(&self, v: NodeIndex) -> (usize, usize) {
+        let a = self.starts.get(v as usize).copied().unwrap_or(0) as usize;
+        let b = self.starts.get(v as usize + 1).copied().unwrap_or(0) as usize;
+        (a, b)
+    }
+}
+
 /// The dominator tree's children lists (row `n`: the super-root's).
 pub(crate) struct Children {
     starts: Array<u32>,
@@ -498,7 +516,8 @@ impl Children {
         // Counts, summed into the end of each row; then each row is filled backwards from
         // its end (nodes in descending order), which leaves every end at its row's start and
         // the row ascending.
-        let mut starts = scratch::u32s(s, idom.len() + 1, "dominator tree row starts")?;
+        let mut starts_array = scratch::u32s(s, idom.len() + 1, "dominator tree row starts")?;
+        let starts: &mut [u32] = &mut starts_array;
         for &d in idom {
             if let Some(c) = starts.get_mut((d as usize).wrapping_add(1)) {
                 *c += 1;
@@ -509,7 +528,8 @@ impl Children {
             sum += *c;
             *c = sum;
         }
-        let mut children = scratch::u32s(s, sum as usize, "dominator tree children")?;
+        let mut children_array = scratch::u32s(s, sum as usize, "dominator tree children")?;
+        let children: &mut [u32] = &mut children_array;
         for (v, &d) in idom.iter().enumerate().rev() {
             if let Some(end) = starts.get_mut((d as usize).wrapping_add(1)) {
                 *end -= 1;
@@ -523,15 +543,19 @@ impl Children {
         if let Some(last) = starts.last_mut() {
             *last = sum;
         }
-        Ok(Children { starts, children })
+        Ok(Children {
+            starts: starts_array,
+            children: children_array,
+        })
     }
 
-    /// Where the nodes `v` immediately dominates are in `children`.
-    #[inline]
-    pub(crate) fn range(&self, v: NodeIndex) -> (usize, usize) {
-        let a = self.starts.get(v as usize).copied().unwrap_or(0) as usize;
-        let b = self.starts.get(v as usize + 1).copied().unwrap_or(0) as usize;
-        (a, b)
+    /// The lists as plain slices (for walks over many nodes: each use of an [`Array`] goes
+    /// through its storage's `deref`).
+    pub(crate) fn view(&self) -> ChildrenView<'_> {
+        ChildrenView {
+            starts: &self.starts,
+            children: &self.children,
+        }
     }
 
     /// The nodes `v` immediately dominates.
