@@ -565,3 +565,67 @@ impl Children {
         self.children.get(a..b).unwrap_or_default()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
+
+    use super::super::super::heap_dump::GcRoot;
+    use super::super::super::types::{BasicType, IdSize, Value};
+    use super::super::super::write::HeapBuilder;
+    use super::super::{Graph, NodeIndex, Options, paths};
+    use super::IN_MEMORY;
+
+    /// Objects with two references each to later objects, a few of them roots.
+    fn tangle(n: u64) -> Vec<u8> {
+        let mut heap = HeapBuilder::new(IdSize::Eight);
+        heap.class(0x10, "java.lang.Object", 0, &[]).class(
+            0x20,
+            "Node",
+            0x10,
+            &[("a", BasicType::Object), ("b", BasicType::Object)],
+        );
+        let id = |k: u64| 0x1000 + k;
+        for k in 0..n {
+            let pick = |salt: u64| {
+                let r = (k * 2_654_435_761 + salt * 40_503) % 7 + 1;
+                if k + r < n { id(k + r) } else { 0 }
+            };
+            heap.instance(
+                id(k),
+                0x20,
+                &[Value::Object(pick(1)), Value::Object(pick(2))],
+            );
+            if k % 9 == 0 {
+                heap.root(GcRoot::StickyClass { object_id: id(k) });
+            }
+        }
+        heap.build().unwrap()
+    }
+
+    #[test]
+    fn paths_along_dominators_are_shortest_and_fall_back_past_their_budget() {
+        let data = tangle(200);
+        for options in [Options::default(), Options::ahat()] {
+            let graph = Graph::build(&data, options).unwrap();
+            let n = graph.index().len();
+            let mut search = paths::Search::new(n, graph.roots(), &IN_MEMORY);
+            let mut starved = paths::Search::new(n, graph.roots(), &IN_MEMORY);
+            starved.budget = 0;
+            for v in 0..n as NodeIndex {
+                let bfs = graph.path(v);
+                let found = graph.suspect_path(v, &mut search);
+                assert_eq!(found.as_ref().map(Vec::len), bfs.as_ref().map(Vec::len));
+                if let Some(p) = &found {
+                    assert_eq!(p.last(), Some(&v));
+                    assert!(graph.roots().contains(&p[0]));
+                    for w in p.windows(2) {
+                        assert!(graph.references(w[0]).iter().any(|r| r.0 == w[1]));
+                    }
+                }
+                // No budget left: the breadth-first search of every node answers.
+                assert_eq!(graph.suspect_path(v, &mut starved), bfs);
+            }
+        }
+    }
+}
