@@ -216,3 +216,79 @@ fn scratch_files_give_the_same_answers_and_leave_nothing_behind() {
         );
     }
 }
+
+/// One class name defined by two loaders: heap-diff's lines name each loader.
+#[test]
+fn heap_diff_names_the_loader_of_a_shared_class_name() {
+    use hprof::binary::write::HeapBuilder;
+    use hprof::binary::{BasicType, GcRoot, IdSize, Value};
+    let dump = |loaders: [u64; 2], counts: [u64; 2]| {
+        let mut heap = HeapBuilder::new(IdSize::Eight);
+        heap.class(0x10, "java.lang.Object", 0, &[]).class(
+            0x12,
+            "com.example.PluginLoader",
+            0x10,
+            &[],
+        );
+        for k in 0..2 {
+            heap.class_loaded_by(
+                0x30 + k as u64,
+                "com.example.Plugin",
+                0x10,
+                loaders[k],
+                &[("n", BasicType::Int)],
+            );
+        }
+        let mut next = 0x1000;
+        for k in 0..2 {
+            heap.instance(loaders[k], 0x12, &[]);
+            heap.root(GcRoot::StickyClass {
+                object_id: loaders[k],
+            });
+            for _ in 0..counts[k] {
+                heap.instance(next, 0x30 + k as u64, &[Value::Int(1)]);
+                heap.root(GcRoot::StickyClass { object_id: next });
+                next += 1;
+            }
+        }
+        heap.build().unwrap()
+    };
+    let dir = std::env::temp_dir().join(format!("heap-diff-loaders-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (a, b) = (dir.join("a.hprof"), dir.join("b.hprof"));
+    std::fs::write(&a, dump([0x500, 0x501], [1, 1])).unwrap();
+    std::fs::write(&b, dump([0x700, 0x601], [1, 3])).unwrap();
+    for shallow in [false, true] {
+        let mut args = vec![a.to_str().unwrap(), b.to_str().unwrap()];
+        if shallow {
+            args.insert(0, "--shallow-only");
+        }
+        let out = diff().run(&args);
+        expect(&out, 0, "heap-diff", "loaders");
+        let lines: Vec<serde_json::Value> = String::from_utf8(out.stdout)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        let plugins: Vec<(String, u64, i64)> = lines
+            .iter()
+            .filter(|l| l["class"] == "com.example.Plugin")
+            .map(|l| {
+                (
+                    l["loader"]["class"].as_str().unwrap().to_owned(),
+                    l["loader"]["ordinal"].as_u64().unwrap(),
+                    l["delta_instances"].as_i64().unwrap(),
+                )
+            })
+            .collect();
+        // By loader id: 0x500 then 0x501 in the baseline, 0x601 then 0x700 in the current
+        // dump (the second loader's 3 instances are ranked first there).
+        let loader = "com.example.PluginLoader".to_owned();
+        assert_eq!(
+            plugins,
+            [(loader.clone(), 0, 2), (loader, 1, -0)],
+            "{shallow}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
