@@ -37,7 +37,7 @@ fn parse(c: &mut Criterion) {
         g.throughput(Throughput::Bytes(buf.len() as u64));
         g.bench_function(format!("decode/{name}"), |b| {
             b.iter(|| {
-                heap::decode(black_box(&buf), options, level, classes)
+                heap::parse(black_box(&buf), options, level, classes)
                     .unwrap()
                     .len()
             });
@@ -63,11 +63,11 @@ fn parse(c: &mut Criterion) {
                 n
             });
         });
-        let records = heap::decode(&buf, options, level, classes).unwrap();
+        let records = heap::parse(&buf, options, level, classes).unwrap();
         g.bench_function(format!("encode/{name}"), |b| {
             b.iter(|| {
                 let mut out = Vec::with_capacity(buf.len());
-                heap::encode(black_box(&records), options, level, &mut out).unwrap();
+                heap::write(black_box(&records), options, level, &mut out).unwrap();
                 out.len()
             });
         });
@@ -75,7 +75,7 @@ fn parse(c: &mut Criterion) {
     let buf = data("heap-l0-hs32le.bin");
     g.throughput(Throughput::Bytes(buf.len() as u64));
     g.bench_function("decode/heap-l0-hs32le.bin", |b| {
-        b.iter(|| heap::decode_level0(black_box(&buf), hs).unwrap().len());
+        b.iter(|| heap::parse_level0(black_box(&buf), hs).unwrap().len());
     });
     // Monitor dumps are tiny; repeat the real one to get a measurable buffer.
     let one = data("monitor-hs32le.bin");
@@ -83,7 +83,7 @@ fn parse(c: &mut Criterion) {
     let plain = DumpOptions::new(IdSize::Four, IdOrder::Little);
     g.throughput(Throughput::Bytes(buf.len() as u64));
     g.bench_function("decode/monitor-hs32le.bin x1000", |b| {
-        b.iter(|| monitor::decode(black_box(&buf), plain).unwrap().len());
+        b.iter(|| monitor::parse(black_box(&buf), plain).unwrap().len());
     });
     g.finish();
 }
@@ -99,7 +99,7 @@ fn layouts(c: &mut Criterion) {
     let classes: ClassTable = serde_json::from_slice(&data("heap-classes-hs32le.json")).unwrap();
     let mut classes = classes.layouts().unwrap();
     let records =
-        heap::decode(&data("heap-l2-hs32le.bin"), hs, DumpLevel::Level2, &classes).unwrap();
+        heap::parse(&data("heap-l2-hs32le.bin"), hs, DumpLevel::Level2, &classes).unwrap();
     classes.insert_supers(&records);
     for r in &records {
         if let heap::HeapDumpRecord::ClassDump(class) = r {

@@ -13,8 +13,7 @@ use std::sync::atomic::Ordering;
 use hprof::binary::graph::{Array, Graph, NodeIndex, Options, Scratch};
 
 fn synth(objects: u64, seed: u64, name: &str) -> Vec<u8> {
-    let dir = std::env::temp_dir().join(format!("synth-hprof-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = testkit::TempDir::new("synth-hprof");
     let path = dir.join(name);
     let out = Command::new(env!("CARGO_BIN_EXE_synth-hprof"))
         .args([
@@ -177,8 +176,7 @@ fn the_caller_s_scratch_storage_gives_the_same_graph() {
 fn every_object_of_a_million_object_dump_matches_ahat() {
     let jar = std::env::var("AHAT_PEER_JAR")
         .expect("set AHAT_PEER_JAR to the built ahat-peer.jar (see the ignore reason)");
-    let dir = std::env::temp_dir().join(format!("synth-ahat-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = testkit::TempDir::new("synth-ahat");
     let path = dir.join("synth-1m.hprof");
     let data = synth(1_000_000, 7, "synth-1m.hprof");
     std::fs::write(&path, &data).unwrap();
@@ -237,5 +235,4 @@ fn every_object_of_a_million_object_dump_matches_ahat() {
     assert_eq!(ours_in_tree, in_tree);
     // The garbage and what only it reaches are outside; most of the heap was compared.
     assert!(compared > 500_000, "{compared}");
-    std::fs::remove_dir_all(&dir).ok();
 }

@@ -45,8 +45,7 @@ fn describes_every_real_context() {
 
 #[test]
 fn a_bad_line_is_described_then_reported() {
-    let dir = std::env::temp_dir().join(format!("ctx-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = testkit::TempDir::new("ctx-cli");
     let path = dir.join("cut.txt");
     // Real contexts, the last one cut off after its `<`.
     let input = std::fs::read_to_string(CONTEXTS).unwrap();
@@ -69,5 +68,4 @@ fn a_bad_line_is_described_then_reported() {
         )),
         "{err}"
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -12,6 +12,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use testkit::TempDir;
 use testkit::cli::{Example, Inputs, expect};
 
 const JDK17: &str = "../hprof/tests/data/binary/heapgen_jdk17.hprof";
@@ -20,10 +21,12 @@ fn tool() -> Example {
     Example::new("jvmprof-columnar", "to-parquet").with_features(&["fs"])
 }
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("to-parquet-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
+/// A scratch directory (removed when dropped) and a path in it that does not exist yet, for
+/// an output directory.
+fn scratch(name: &str) -> (TempDir, PathBuf) {
+    let tmp = TempDir::new(&format!("to-parquet-{name}"));
+    let dir = tmp.join("out");
+    (tmp, dir)
 }
 
 fn files_under(dir: &Path) -> Vec<String> {
@@ -45,7 +48,7 @@ fn files_under(dir: &Path) -> Vec<String> {
 
 #[test]
 fn behaves_like_a_tool() {
-    let out = scratch("manners");
+    let (_tmp, out) = scratch("manners");
     let out = out.to_str().unwrap();
     tool().check_manners(&Inputs {
         good: &["--force", JDK17, out],
@@ -56,7 +59,7 @@ fn behaves_like_a_tool() {
 
 #[test]
 fn writes_one_folder_per_table_and_a_success_marker() {
-    let dir = scratch("tables");
+    let (_tmp, dir) = scratch("tables");
     let out = tool().run(&[JDK17, dir.to_str().unwrap()]);
     expect(&out, 0, "to-parquet", JDK17);
     let summary: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
@@ -82,12 +85,11 @@ fn writes_one_folder_per_table_and_a_success_marker() {
     // A second run refuses to mix with the first unless told to replace it.
     let again = tool().run(&[JDK17, dir.to_str().unwrap()]);
     expect(&again, 1, "to-parquet", "an OUTDIR with tables");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn a_cut_off_dump_writes_what_was_read_and_exits_3() {
-    let dir = scratch("cut");
+    let (_tmp, dir) = scratch("cut");
     std::fs::create_dir_all(&dir).unwrap();
     let data = std::fs::read(JDK17).unwrap();
     let cut = dir.join("cut.hprof");
@@ -104,14 +106,13 @@ fn a_cut_off_dump_writes_what_was_read_and_exits_3() {
     let files = files_under(&out_dir);
     assert!(files.contains(&"_PARTIAL".to_owned()) && !files.contains(&"_SUCCESS".to_owned()));
     assert!(!files.iter().any(|f| f.contains(".tmp")), "{files:?}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A dump of only its header, or whose segments have no HEAP_DUMP_END, is partial here as in
 /// every other tool of the family: exit 3, `_PARTIAL`, no `_SUCCESS`.
 #[test]
 fn a_header_alone_or_a_missing_heap_dump_end_is_partial() {
-    let dir = scratch("wholeness");
+    let (_tmp, dir) = scratch("wholeness");
     std::fs::create_dir_all(&dir).unwrap();
     let data = std::fs::read(JDK17).unwrap();
     assert_eq!(
@@ -143,14 +144,13 @@ fn a_header_alone_or_a_missing_heap_dump_end_is_partial() {
             "{name}: {files:?}"
         );
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Input that is not a dump or an experiment (another format, an empty file, a directory
 /// without a log) fails before OUTDIR is touched: no folder is created.
 #[test]
 fn bad_input_leaves_no_outdir_behind() {
-    let dir = scratch("no-outdir");
+    let (_tmp, dir) = scratch("no-outdir");
     std::fs::create_dir_all(&dir).unwrap();
     let empty = dir.join("empty.hprof");
     std::fs::write(&empty, b"").unwrap();
@@ -168,7 +168,6 @@ fn bad_input_leaves_no_outdir_behind() {
         assert!(err.starts_with(&format!("error: {input}: ")), "{err}");
         assert!(!out_dir.exists(), "{input}: OUTDIR was created");
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// The README's class histogram, run by DuckDB over the folder, equals the `histogram`
@@ -176,7 +175,7 @@ fn bad_input_leaves_no_outdir_behind() {
 #[test]
 #[ignore = "needs DuckDB: `python3 -m pip install duckdb`, then `cargo test -p jvmprof-columnar -- --ignored` (.ci/run does)"]
 fn duckdb_reads_the_tables_and_its_histogram_is_ours() {
-    let dir = scratch("duckdb");
+    let (_tmp, dir) = scratch("duckdb");
     let out = tool().run(&[JDK17, dir.to_str().unwrap()]);
     expect(&out, 0, "to-parquet", JDK17);
     let sql = include_str!("../sql/histogram.sql").replace("OUT", dir.to_str().unwrap());
@@ -187,7 +186,6 @@ fn duckdb_reads_the_tables_and_its_histogram_is_ours() {
         .replace("CLASS", "java.lang.String");
     let rows = duckdb_csv(&referrers);
     assert!(!rows.is_empty(), "no referrers of java.lang.String");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// The same histogram query, run by Spark SQL (local mode, Java 17) over the same folder,
@@ -195,7 +193,7 @@ fn duckdb_reads_the_tables_and_its_histogram_is_ours() {
 #[test]
 #[ignore = "needs PySpark: `python3 -m pip install pyspark`, then `cargo test -p jvmprof-columnar -- --ignored` (.ci/run does)"]
 fn spark_sql_reads_the_same_tables() {
-    let dir = scratch("spark");
+    let (_tmp, dir) = scratch("spark");
     let out = tool().run(&[JDK17, dir.to_str().unwrap()]);
     expect(&out, 0, "to-parquet", JDK17);
     let run = Command::new("python3")
@@ -217,7 +215,6 @@ fn spark_sql_reads_the_same_tables() {
         .map(str::to_owned)
         .collect();
     assert_eq!(sorted(got), sorted(histogram_lines()));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// The `histogram` example's rows for the JDK 17 dump, as `class,instances,bytes` lines.
@@ -278,7 +275,7 @@ mod recordings {
     /// (naming tables it knows only from their folders) unless told to replace it.
     #[test]
     fn a_recording_gives_a_table_per_event_type() {
-        let dir = scratch("jfr");
+        let (_tmp, dir) = scratch("jfr");
         let out = tool().run(&[CHUNKS_JFR, dir.to_str().unwrap()]);
         expect(&out, 0, "to-parquet", CHUNKS_JFR);
         let summary: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
@@ -323,14 +320,13 @@ mod recordings {
             "--force over a recording's tables",
         );
         assert!(!dir.join("jdk_PromoteObjectOutsidePLAB").exists());
-        let _ = std::fs::remove_dir_all(&dir);
     }
 
     /// A recording cut mid-chunk: every event before the cut is written, exit 3, `_PARTIAL` says
     /// where reading stopped.
     #[test]
     fn a_cut_recording_writes_what_was_read_and_exits_3() {
-        let dir = scratch("jfr-cut");
+        let (_tmp, dir) = scratch("jfr-cut");
         std::fs::create_dir_all(&dir).unwrap();
         let data = std::fs::read(CHUNKS_JFR).unwrap();
         let cut = dir.join("cut.jfr");
@@ -356,7 +352,6 @@ mod recordings {
         let files = files_under(&out_dir);
         assert!(files.contains(&"_PARTIAL".to_owned()) && !files.contains(&"_SUCCESS".to_owned()));
         assert!(!files.iter().any(|f| f.contains(".tmp")), "{files:?}");
-        let _ = std::fs::remove_dir_all(&dir);
     }
 
     /// `sql/jfr-hot-methods.sql` and `sql/jfr-allocations.sql`, run by DuckDB over a recording's
@@ -365,14 +360,13 @@ mod recordings {
     #[ignore = "needs DuckDB: `python3 -m pip install duckdb`, then `cargo test -p jvmprof-columnar -- --ignored` (.ci/run does)"]
     fn duckdb_reads_a_recordings_tables() {
         for (file, query, want) in jfr_queries() {
-            let dir = scratch("duckdb-jfr");
+            let (_tmp, dir) = scratch("duckdb-jfr");
             let out = tool().run(&[file, dir.to_str().unwrap()]);
             expect(&out, 0, "to-parquet", file);
             let sql = std::fs::read_to_string(query)
                 .unwrap()
                 .replace("OUT", dir.to_str().unwrap());
             assert_eq!(sorted(duckdb_csv(&sql)), want, "{file} {query}");
-            let _ = std::fs::remove_dir_all(&dir);
         }
     }
 
@@ -382,7 +376,7 @@ mod recordings {
     #[ignore = "needs PySpark: `python3 -m pip install pyspark`, then `cargo test -p jvmprof-columnar -- --ignored` (.ci/run does)"]
     fn spark_sql_reads_a_recordings_tables() {
         for (file, query, want) in jfr_queries() {
-            let dir = scratch("spark-jfr");
+            let (_tmp, dir) = scratch("spark-jfr");
             let out = tool().run(&[file, dir.to_str().unwrap()]);
             expect(&out, 0, "to-parquet", file);
             let run = Command::new("python3")
@@ -400,7 +394,6 @@ mod recordings {
                 .map(str::to_owned)
                 .collect();
             assert_eq!(sorted(got), want, "{file} {query}");
-            let _ = std::fs::remove_dir_all(&dir);
         }
     }
 

@@ -161,11 +161,7 @@ fn every_fixture_matches_gprofng_dumps() {
 /// er-dump's heap packets of a copy of java_heap/test.1.er holding only the archives named in
 /// `keep`: `(tstamp, gprofng's frames, ours)` of every packet whose frame count differs.
 fn java_heap_differ_with_archives(keep: &[&str]) -> Vec<(u64, u64, u64)> {
-    let tmp = std::env::temp_dir().join(format!(
-        "er-dump-arch-{}-{}",
-        std::process::id(),
-        keep.join("+")
-    ));
+    let tmp = testkit::TempDir::new(&format!("er-dump-arch-{}", keep.join("+")));
     let dir = tmp.join("test.1.er");
     std::fs::create_dir_all(dir.join("archives")).unwrap();
     let src = data().join("java_heap/test.1.er");
@@ -184,7 +180,7 @@ fn java_heap_differ_with_archives(keep: &[&str]) -> Vec<(u64, u64, u64)> {
         "er-dump",
         &[dir.to_str().unwrap(), "--kind", "heap", "--archives-only"],
     );
-    std::fs::remove_dir_all(&tmp).unwrap();
+    drop(tmp);
     let want = reference("java_heap");
     let w = &want[&(".".to_owned(), "heap".to_owned())];
     let mut g: Vec<(u64, u64, u64, u64)> = out

@@ -112,8 +112,7 @@ fn copy_dir(from: &Path, to: &Path) {
 fn a_damaged_line_table_is_partial() {
     // The archived program with its .debug_line's version set to 99: every row but the
     // program's lines is printed, and er-lines says which object and where (exit 3).
-    let root = std::env::temp_dir().join(format!("exp-lines-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&root);
+    let root = testkit::TempDir::new("exp-lines");
     let exp = root.join("test.1.er");
     copy_dir(&data().join("dwarf4_lines/test.1.er"), &exp);
     let prog = std::fs::read_dir(exp.join("archives"))
@@ -145,7 +144,6 @@ fn a_damaged_line_table_is_partial() {
     assert!(stderr.contains("at byte offset"), "{stderr}");
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(stdout.contains(r#""name":"<Function: loop_b, instructions without line numbers>""#));
-    let _ = std::fs::remove_dir_all(&root);
 }
 
 #[test]

@@ -14,17 +14,17 @@ mod common;
 use common::data;
 use experiment::{Experiment, Partial};
 use std::path::{Path, PathBuf};
+use testkit::TempDir;
 use testkit::cli::Example;
 
 /// A copy of fixture `case`'s experiment (top-level files and archives) in a temporary folder,
 /// damaged by `damage`.
-fn damaged(case: &str, tag: &str, damage: impl FnOnce(&Path)) -> PathBuf {
-    let root = std::env::temp_dir().join(format!("exp-partial-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&root);
+fn damaged(case: &str, tag: &str, damage: impl FnOnce(&Path)) -> (TempDir, PathBuf) {
+    let root = TempDir::new(&format!("exp-partial-{tag}"));
     let exp = root.join("test.1.er");
     copy_dir(&data().join(case).join("test.1.er"), &exp);
     damage(&exp);
-    exp
+    (root, exp)
 }
 
 fn copy_dir(from: &Path, to: &Path) {
@@ -73,10 +73,6 @@ fn examples_say_partial(exp: &Path, file: &str) {
     }
 }
 
-fn cleanup(exp: &Path) {
-    std::fs::remove_dir_all(exp.parent().unwrap()).unwrap();
-}
-
 #[test]
 fn intact_experiments_are_complete_and_a_killed_one_says_why() {
     for case in common::CASES {
@@ -96,7 +92,7 @@ fn intact_experiments_are_complete_and_a_killed_one_says_why() {
 
 #[test]
 fn a_cut_map_xml_is_partial() {
-    let exp = damaged("clock_basic", "map", |e| cut(&e.join("map.xml"), 300));
+    let (_root, exp) = damaged("clock_basic", "map", |e| cut(&e.join("map.xml"), 300));
     let r = reasons(&exp);
     assert_eq!(r.len(), 1, "{r:?}");
     assert!(
@@ -104,12 +100,11 @@ fn a_cut_map_xml_is_partial() {
         "{r:?}"
     );
     examples_say_partial(&exp, "map.xml");
-    cleanup(&exp);
 }
 
 #[test]
 fn a_cut_jclasses_is_partial_and_keeps_the_methods_before_the_cut() {
-    let exp = damaged("java_heap", "jclasses", |e| cut(&e.join("jclasses"), 1));
+    let (_root, exp) = damaged("java_heap", "jclasses", |e| cut(&e.join("jclasses"), 1));
     let r = reasons(&exp);
     assert_eq!(r.len(), 1, "{r:?}");
     assert!(
@@ -117,9 +112,8 @@ fn a_cut_jclasses_is_partial_and_keeps_the_methods_before_the_cut() {
         "{r:?}"
     );
     examples_say_partial(&exp, "jclasses");
-    cleanup(&exp);
     // Cut in the middle: the classes before the cut still name their methods.
-    let exp = damaged("java_heap", "jclasses-mid", |e| {
+    let (_root, exp) = damaged("java_heap", "jclasses-mid", |e| {
         cut(&e.join("jclasses"), 300_001);
     });
     let opened = Experiment::open(experiment::fs::DirSource::new(&exp).archives_only()).unwrap();
@@ -134,12 +128,11 @@ fn a_cut_jclasses_is_partial_and_keeps_the_methods_before_the_cut() {
         "Java methods named"
     );
     assert!(reasons(&exp)[0].starts_with("jclasses: "));
-    cleanup(&exp);
 }
 
 #[test]
 fn an_empty_frameinfo_that_packets_reference_is_partial() {
-    let exp = damaged("clock_basic", "frameinfo", |e| {
+    let (_root, exp) = damaged("clock_basic", "frameinfo", |e| {
         cut(&e.join("data.frameinfo"), 0);
     });
     let r = reasons(&exp);
@@ -147,13 +140,12 @@ fn an_empty_frameinfo_that_packets_reference_is_partial() {
     assert!(r[0].starts_with("data.frameinfo: "), "{r:?}");
     assert!(r[0].contains("every stack is lost"), "{r:?}");
     examples_say_partial(&exp, "data.frameinfo");
-    cleanup(&exp);
 }
 
 #[test]
 fn a_bad_packet_header_is_partial() {
     // One 0xFFFFFFFF over bytes 57–60 (1-based) of the profile: the second packet's header.
-    let exp = damaged("cxx_names", "tsize", |e| {
+    let (_root, exp) = damaged("cxx_names", "tsize", |e| {
         let p = e.join("profile");
         let mut b = std::fs::read(&p).unwrap();
         b[56..60].copy_from_slice(&[0xFF; 4]);
@@ -175,13 +167,12 @@ fn a_bad_packet_header_is_partial() {
             .all(|l| !l.starts_with("warning: ") || l.contains(": partial: ")),
         "{stderr}"
     );
-    cleanup(&exp);
 }
 
 #[test]
 fn a_log_whose_descriptors_miss_a_data_files_packets_is_partial() {
     // One bit: the heap descriptor's `kind=` becomes `iind=`.
-    let exp = damaged("heap", "descriptor", |e| {
+    let (_root, exp) = damaged("heap", "descriptor", |e| {
         let p = e.join("log.xml");
         let mut b = std::fs::read(&p).unwrap();
         let at = b.windows(15).position(|w| w == b"<profpckt kind=").unwrap();
@@ -201,5 +192,4 @@ fn a_log_whose_descriptors_miss_a_data_files_packets_is_partial() {
         String::from_utf8_lossy(&out.stderr)
             .contains(&format!("warning: {e}/heaptrace: partial: "))
     );
-    cleanup(&exp);
 }

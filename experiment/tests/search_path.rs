@@ -13,6 +13,7 @@ use experiment::fs::DirSource;
 use experiment::profile::FunctionList;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use testkit::TempDir;
 use testkit::cli::Example;
 
 /// The function names of `exp`, in gprofng's order.
@@ -38,9 +39,8 @@ fn gprofng_names(functions_txt: &Path) -> Vec<String> {
 }
 
 /// A copy of the killed case's experiment in a fresh temporary folder, without `prog`.
-fn moved_experiment(tag: &str) -> (PathBuf, PathBuf) {
-    let root = std::env::temp_dir().join(format!("exp-search-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&root);
+fn moved_experiment(tag: &str) -> (TempDir, PathBuf) {
+    let root = TempDir::new(&format!("exp-search-{tag}"));
     let exp = root.join("moved/test.1.er");
     std::fs::create_dir_all(&exp).unwrap();
     for e in std::fs::read_dir(data().join("killed/test.1.er")).unwrap() {
@@ -87,7 +87,6 @@ fn a_missing_load_object_reads_as_gprofngs_placeholder_and_the_search_path_finds
         names(&exp)[1],
         "<static>@0x1000 (<prog>) --  no functions found"
     );
-    std::fs::remove_dir_all(root).unwrap();
 }
 
 #[test]
@@ -125,5 +124,4 @@ fn er_functions_takes_search_path_folders_and_looks_in_the_current_folder() {
         .output()
         .unwrap();
     assert_eq!(first_function(&out), "main");
-    std::fs::remove_dir_all(root).unwrap();
 }

@@ -13,15 +13,13 @@ mod common;
 use common::data;
 use experiment::Experiment;
 use std::path::{Path, PathBuf};
+use testkit::TempDir;
 use testkit::cli::Example;
 
 /// A copy of the heap fixture in a fresh temporary directory, with `edit` applied to it.
-fn cut_copy(name: &str, edit: impl FnOnce(&Path)) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!(
-        "experiment-truncated-{}-{name}/test.1.er",
-        std::process::id()
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
+fn cut_copy(name: &str, edit: impl FnOnce(&Path)) -> (TempDir, PathBuf) {
+    let root = TempDir::new(&format!("experiment-truncated-{name}"));
+    let dir = root.join("test.1.er");
     std::fs::create_dir_all(dir.join("archives")).unwrap();
     let src = data().join("heap/test.1.er");
     for e in std::fs::read_dir(&src).unwrap() {
@@ -31,7 +29,7 @@ fn cut_copy(name: &str, edit: impl FnOnce(&Path)) -> PathBuf {
         }
     }
     edit(&dir);
-    dir
+    (root, dir)
 }
 
 fn truncate(path: &Path, len: usize) {
@@ -72,7 +70,7 @@ impl experiment::Source for MemSource {
 
 #[test]
 fn frameinfo_cut_to_one_byte_is_partial_not_zero_frames() {
-    let dir = cut_copy("frameinfo1", |d| truncate(&d.join("data.frameinfo"), 1));
+    let (_root, dir) = cut_copy("frameinfo1", |d| truncate(&d.join("data.frameinfo"), 1));
     let exp = open(&dir);
     let cut = exp.truncations().unwrap();
     assert_eq!(cut.len(), 1, "{cut:?}");
@@ -108,7 +106,7 @@ fn frameinfo_cut_to_one_byte_is_partial_not_zero_frames() {
 
 #[test]
 fn frameinfo_cut_mid_packet_keeps_the_stacks_before_the_cut() {
-    let dir = cut_copy("frameinfo-mid", |d| {
+    let (_root, dir) = cut_copy("frameinfo-mid", |d| {
         truncate(&d.join("data.frameinfo"), 3000);
     });
     let exp = open(&dir);
@@ -133,7 +131,7 @@ fn frameinfo_cut_mid_packet_keeps_the_stacks_before_the_cut() {
 
 #[test]
 fn log_cut_before_its_packet_descriptors_is_reported() {
-    let dir = cut_copy("log", |d| {
+    let (_root, dir) = cut_copy("log", |d| {
         let log = std::fs::read_to_string(d.join("log.xml")).unwrap();
         let at = log.find("<profile name=\"heaptrace\"").unwrap();
         std::fs::write(d.join("log.xml"), &log[..at]).unwrap();
@@ -165,7 +163,7 @@ fn log_cut_before_its_packet_descriptors_is_reported() {
 
 #[test]
 fn data_file_cut_mid_packet_salvages_the_packets_before() {
-    let dir = cut_copy("mid", |d| truncate(&d.join("heaptrace"), 1000));
+    let (_root, dir) = cut_copy("mid", |d| truncate(&d.join("heaptrace"), 1000));
     let d = dir.to_str().unwrap();
     let r = run("er-dump", &[d, "--archives-only"]);
     assert_eq!(r.code, Some(3), "{}", r.stderr);
@@ -189,7 +187,7 @@ fn data_file_cut_mid_packet_salvages_the_packets_before() {
 #[test]
 fn a_leftover_tail_of_one_to_three_bytes_is_reported() {
     for extra in 1..=3usize {
-        let dir = cut_copy(&format!("tail{extra}"), |d| {
+        let (_root, dir) = cut_copy(&format!("tail{extra}"), |d| {
             let mut b = std::fs::read(d.join("heaptrace")).unwrap();
             b.extend(std::iter::repeat_n(0x41u8, extra));
             std::fs::write(d.join("heaptrace"), b).unwrap();
@@ -220,7 +218,7 @@ fn intact_experiment_is_complete_and_exits_0() {
 #[test]
 fn errors_name_the_experiment_file() {
     // A packet whose tsize is not a multiple of 4, in the first block of heaptrace.
-    let dir = cut_copy("misaligned", |d| {
+    let (_root, dir) = cut_copy("misaligned", |d| {
         let mut b = std::fs::read(d.join("heaptrace")).unwrap();
         b[0] = 81;
         std::fs::write(d.join("heaptrace"), b).unwrap();

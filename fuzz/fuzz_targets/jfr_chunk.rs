@@ -1,7 +1,8 @@
 //! `jfr` over any bytes, read as a whole (possibly cut-off) recording: chunk headers, the
 //! metadata event, the checkpoint chain, salvage of a cut chunk, and every event decoded,
 //! checked, resolved, printed as JSON and typed never panic; every error's offset lies in
-//! the input; iteration ends; `check_records` stops where the event iterator does.
+//! the input; iteration ends; `check_records` sees the records the event iterator does and
+//! stops where, and why, it does.
 #![no_main]
 
 use jfr::json::{JsonOptions, write_event};
@@ -12,7 +13,10 @@ fuzz_target!(|data: &[u8]| {
     let mut chunks = 0usize;
     for chunk in jfr::Chunks::new(data) {
         chunks += 1;
-        assert!(chunks <= data.len() / jfr::HEADER_SIZE + 1, "chunks do not end");
+        assert!(
+            chunks <= data.len() / jfr::HEADER_SIZE + 1,
+            "chunks do not end"
+        );
         let chunk = match chunk {
             Ok(c) => c,
             Err(e) => {
@@ -23,13 +27,24 @@ fuzz_target!(|data: &[u8]| {
         if let Some(e) = chunk.cut() {
             assert!(e.offset() <= len, "{e}");
         }
-        // The fast checker and the event iterator agree on where the chunk stops.
-        let fast = chunk.check_records(|_, _| {});
-        let slow = chunk.records().try_for_each(|e| {
+        // The fast checker (with its fast path) and the event iterator agree on every record
+        // and on where, and why, the chunk stops.
+        let mut fast_records = Vec::new();
+        let fast = chunk.check_records(|id, size| fast_records.push((id, size)));
+        let mut slow_records = Vec::new();
+        let slow = chunk.records().try_for_each(|e| -> jfr::Result<()> {
             let e = e?;
-            if e.type_id() > 1 { e.validate() } else { Ok(()) }
+            if e.type_id() > 1 {
+                e.validate()?;
+            }
+            slow_records.push((e.type_id(), e.size()));
+            Ok(())
         });
-        assert_eq!(fast.as_ref().err().map(jfr::Error::offset), slow.as_ref().err().map(jfr::Error::offset));
+        assert_eq!(fast_records, slow_records);
+        assert_eq!(
+            fast.as_ref().err().map(ToString::to_string),
+            slow.as_ref().err().map(ToString::to_string)
+        );
         let mut profile = jfr::profile::Profile::new("demo.Tick");
         let _ = profile.add_chunk(&chunk);
         let _ = profile.functions();
@@ -51,7 +66,11 @@ fuzz_target!(|data: &[u8]| {
             }
             let checked = event.validate();
             let values = event.values();
-            assert_eq!(checked.is_ok(), values.is_ok(), "validate and values disagree");
+            assert_eq!(
+                checked.is_ok(),
+                values.is_ok(),
+                "validate and values disagree"
+            );
             if let Err(e) = &values {
                 assert!(e.offset() <= len, "{e}");
             }

@@ -45,9 +45,9 @@ fuzz_target!(|data: &[u8]| {
             if seed & 1 == 1 {
                 o = o.hotspot();
             }
-            if let Ok(recs) = heap::decode_level0(data, o) {
+            if let Ok(recs) = heap::parse_level0(data, o) {
                 let mut out = Vec::new();
-                heap::encode_level0(&recs, o, &mut out).unwrap();
+                heap::write_level0(&recs, o, &mut out).unwrap();
                 assert_eq!(out, data);
             }
             for level in [DumpLevel::Level1, DumpLevel::Level2] {
@@ -57,7 +57,7 @@ fuzz_target!(|data: &[u8]| {
                 let scanned_all = loop {
                     match scan.next_raw() {
                         Ok(Some(raw)) => {
-                            assert_eq!(raw.decode(o, level, &layouts).unwrap().tag(), raw.tag);
+                            assert_eq!(raw.parse(o, level, &layouts).unwrap().tag(), raw.tag);
                             ends.push(raw.offset + raw.bytes.len());
                         }
                         Ok(None) => break true,
@@ -76,7 +76,7 @@ fuzz_target!(|data: &[u8]| {
                             assert!(scanned_all);
                             assert_eq!(ends.len(), decoded.len());
                             let mut out = Vec::new();
-                            heap::encode(&decoded, o, level, &mut out).unwrap();
+                            heap::write(&decoded, o, level, &mut out).unwrap();
                             assert_eq!(out, data);
                             break;
                         }
@@ -86,7 +86,7 @@ fuzz_target!(|data: &[u8]| {
                             assert_eq!(ends.len(), decoded.len());
                             // Everything before the failing record still re-encodes exactly.
                             let mut out = Vec::new();
-                            heap::encode(&decoded, o, level, &mut out).unwrap();
+                            heap::write(&decoded, o, level, &mut out).unwrap();
                             assert!(data.starts_with(&out));
                             break;
                         }

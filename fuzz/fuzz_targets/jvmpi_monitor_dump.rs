@@ -19,7 +19,7 @@ fuzz_target!(|data: &[u8]| {
                 }
             };
             let mut out = Vec::new();
-            monitor::encode(&decoded, o, &mut out).unwrap();
+            monitor::write(&decoded, o, &mut out).unwrap();
             if complete {
                 assert_eq!(out, data);
             } else {

@@ -28,9 +28,9 @@ fuzz_target!(|data: &[u8]| {
             if seed & 1 == 1 {
                 o = o.hotspot();
             }
-            if let Ok(rec) = object::decode(data, o, &layout) {
+            if let Ok(rec) = object::parse(data, o, &layout) {
                 let mut out = Vec::new();
-                object::encode(&rec, o, &mut out).unwrap();
+                object::write(&rec, o, &mut out).unwrap();
                 assert_eq!(out, data);
             }
         }

@@ -87,8 +87,7 @@ fn example_binary_prints_contract_and_rewrites_identically() {
     }
     assert!(cmd.status().unwrap().success(), "building hprof-txt");
     let bin = testkit::cli::Example::new("hprof-format", "hprof-txt").path();
-    let tmp = std::env::temp_dir().join(format!("hprof-txt-test-{}", std::process::id()));
-    std::fs::create_dir_all(&tmp).unwrap();
+    let tmp = testkit::TempDir::new("hprof-txt-test");
     for (name, want) in expected() {
         let out_file = tmp.join(name);
         let out = std::process::Command::new(&bin)

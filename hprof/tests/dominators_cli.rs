@@ -98,8 +98,7 @@ fn ahat_policy_on_the_art_dump() {
 #[test]
 fn a_cut_off_dump_is_partial_exit_3() {
     let data = std::fs::read("tests/data/binary/heapgen_jdk17.hprof").unwrap();
-    let dir = std::env::temp_dir().join(format!("dominators-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = testkit::TempDir::new("dominators-cli");
     let cut = dir.join("cut.hprof");
     // Inside the last HEAP_DUMP_SEGMENT (the objects before the cut are all indexed).
     std::fs::write(&cut, &data[..data.len() - 5000]).unwrap();
@@ -115,13 +114,14 @@ fn a_cut_off_dump_is_partial_exit_3() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
-/// Writes `bytes` as `name` in a scratch folder of this test process.
-fn scratch_file(name: &str, bytes: &[u8]) -> String {
-    let dir = std::env::temp_dir().join(format!("dominators-cli-scratch-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+/// Writes `bytes` as `name` in a scratch folder of its own: the folder (removed when
+/// dropped) and the file's path.
+fn scratch_file(name: &str, bytes: &[u8]) -> (testkit::TempDir, String) {
+    let dir = testkit::TempDir::new("dominators-cli-scratch");
     let path = dir.join(name);
     std::fs::write(&path, bytes).unwrap();
-    path.to_str().unwrap().to_owned()
+    let path = path.to_str().unwrap().to_owned();
+    (dir, path)
 }
 
 #[test]
@@ -145,7 +145,7 @@ fn a_dump_of_only_its_header_or_without_heap_dump_end_is_partial() {
             "the HEAP_DUMP_END record that ends the HEAP_DUMP_SEGMENTs",
         ),
     ] {
-        let path = scratch_file(name, bytes);
+        let (_dir, path) = scratch_file(name, bytes);
         let out = tool().run(&[&path, "--top", "1"]);
         expect(&out, 3, "dominators", name);
         let err = String::from_utf8_lossy(&out.stderr);
@@ -161,7 +161,7 @@ fn a_dump_cut_before_its_roots_says_so_and_can_stand_on_the_system_classes() {
     let data = std::fs::read("tests/data/binary/heapgen_jdk17.hprof").unwrap();
     // HotSpot writes the roots after the objects: a cut at 2,100,000 bytes keeps 11,651
     // objects and no root.
-    let path = scratch_file("no-roots.hprof", &data[..2_100_000]);
+    let (_dir, path) = scratch_file("no-roots.hprof", &data[..2_100_000]);
     let out = tool().run(&[&path, "--top", "1"]);
     expect(&out, 3, "dominators", "no roots");
     let err = String::from_utf8_lossy(&out.stderr);
@@ -231,8 +231,7 @@ fn class_objects_are_named_after_their_class_and_text_is_a_table() {
 
 #[test]
 fn scratch_files_give_the_same_answer_and_leave_nothing_behind() {
-    let dir = std::env::temp_dir().join(format!("dominators-scratch-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = testkit::TempDir::new("dominators-scratch");
     let dir_arg = dir.to_str().unwrap();
     for policy in ["recorded", "ahat"] {
         let args = [

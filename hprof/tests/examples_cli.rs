@@ -11,7 +11,6 @@
 )]
 
 use std::io::Write;
-use std::path::PathBuf;
 use std::process::Output;
 
 use testkit::cli::{Example, Inputs, expect};
@@ -43,11 +42,9 @@ fn example(name: &'static str) -> Example {
     Example::new(PACKAGE, name)
 }
 
-/// A scratch folder for this test process.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("hprof-cli-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// A scratch folder of its own, removed when dropped.
+fn scratch(name: &str) -> testkit::TempDir {
+    testkit::TempDir::new(&format!("hprof-cli-{name}"))
 }
 
 /// Writes `bytes` to `dir/name` and returns its path as a string.

@@ -98,8 +98,7 @@ fn ahat_top_300_and_summary_match_committed_ahat_output() {
 fn every_object_matches_ahat_run_now() {
     let jar = std::env::var("AHAT_PEER_JAR")
         .expect("set AHAT_PEER_JAR to the built ahat-peer.jar (see the ignore reason)");
-    let dir = std::env::temp_dir().join(format!("graph-ahat-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = testkit::TempDir::new("graph-ahat");
     for name in DUMPS {
         let path = format!(
             "{}/tests/data/binary/{name}.hprof",

@@ -162,8 +162,7 @@ fn leak_suspects_lines() {
 #[test]
 fn a_cut_dump_is_partial() {
     let data = std::fs::read(CURRENT).unwrap();
-    let dir = std::env::temp_dir().join(format!("heap-answers-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = testkit::TempDir::new("heap-answers-cli");
     let cut = dir.join("cut.hprof");
     std::fs::write(&cut, &data[..data.len() / 2]).unwrap();
     let cut = cut.to_str().unwrap();

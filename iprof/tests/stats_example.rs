@@ -115,8 +115,7 @@ fn stats_without_top_and_on_stubbed_metadata() {
 
 #[test]
 fn malformed_input_fails_with_line_and_column() {
-    let dir = std::env::temp_dir().join(format!("iprof-stats-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = testkit::TempDir::new("iprof-stats-test");
     let path = dir.join("bad.iprof");
     std::fs::write(&path, "{\n  \"version\": \"1.0.0\",\n  \"types\": [ {\"id\": 1, \"name\": \"x\"} ]\n  \"methods\": []\n}").unwrap();
     let out = run(&[path.to_str().unwrap()]);
@@ -127,7 +126,6 @@ fn malformed_input_fails_with_line_and_column() {
             && err.contains("bad.iprof: 4:3: expected ',' or '}', found the string \"methods\""),
         "{err}"
     );
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// The manners every example keeps: `--help`, `--version`, exit 2 on a bad flag, `error: PATH:
@@ -188,8 +186,7 @@ fn stats_of_xz_input_and_of_a_bomb() {
 #[test]
 #[cfg(feature = "gzip")]
 fn truncated_gzip_names_file_and_offset() {
-    let dir = std::env::temp_dir().join(format!("iprof-stats-gz-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = testkit::TempDir::new("iprof-stats-gz");
     let gz = std::fs::read(
         "tests/data/tommyettinger-assorted-benchmarks_ccb36f2_v0.4.0.extract.iprof.gz",
     )
@@ -206,5 +203,4 @@ fn truncated_gzip_names_file_and_offset() {
     );
     assert!(err.starts_with(&expected), "{err}");
     assert!(out.stdout.is_empty());
-    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -5,6 +5,7 @@
 
 use std::sync::Arc;
 
+use crate::check;
 use crate::constant_pool::{Checkpoint, ConstantPools};
 use crate::cursor::Cursor;
 use crate::error::{Error, Result};
@@ -195,9 +196,18 @@ impl<'a> Chunk<'a> {
     pub fn check_records(&self, mut each: impl FnMut(i64, usize)) -> Result<()> {
         let md = &*self.metadata;
         let compressed = self.header.compressed_integers();
-        let mut c = Cursor::new(self.data, self.start + HEADER_SIZE, self.end, compressed);
-        while c.pos() < self.end {
-            let at = c.pos();
+        let mut at = self.start + HEADER_SIZE;
+        while at < self.end {
+            if compressed {
+                if let Some((size, kind)) = check::record(md, self.data, at, self.end) {
+                    each(kind, size);
+                    at += size;
+                    continue;
+                }
+            }
+            // The careful path: every record the fast path is not sure of, and every record
+            // of a chunk with uncompressed integers; it gives the error, if there is one.
+            let mut c = Cursor::new(self.data, at, self.end, compressed);
             let (size, kind) = record_head(&mut c)?;
             if kind > 1 {
                 let index = md.index_of(kind as u64).ok_or_else(|| {
@@ -212,7 +222,7 @@ impl<'a> Chunk<'a> {
                 value::skip_event(md, &mut body, index)?;
             }
             each(kind, size);
-            c.seek(at + size);
+            at += size;
         }
         match &self.cut {
             Some(cut) => Err(cut.clone()),

@@ -39,6 +39,7 @@
 
 #![forbid(unsafe_code)]
 
+mod check;
 mod chunk;
 mod constant_pool;
 mod cursor;

@@ -182,6 +182,7 @@ impl Metadata {
     }
 
     /// The index in [`Metadata::classes`] of the class with this id.
+    #[inline]
     pub fn index_of(&self, id: u64) -> Option<usize> {
         if let Some(&i) = self.dense.get(id as usize) {
             return (i as usize).checked_sub(1);

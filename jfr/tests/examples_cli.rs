@@ -10,6 +10,7 @@
     clippy::indexing_slicing
 )]
 
+use testkit::TempDir;
 use testkit::cli::{Example, Inputs, expect};
 
 const PACKAGE: &str = "jfr-format";
@@ -36,14 +37,15 @@ fn example(name: &'static str) -> Example {
     Example::new(PACKAGE, name)
 }
 
-/// The first `len` bytes of `path`, written to a scratch file.
-fn cut_copy(path: &str, len: usize, name: &str) -> String {
+/// The first `len` bytes of `path`, written to a scratch file: its directory (removed when
+/// dropped) and its path.
+fn cut_copy(path: &str, len: usize, name: &str) -> (TempDir, String) {
     let data = std::fs::read(path).unwrap();
-    let dir = std::env::temp_dir().join(format!("jfr-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = TempDir::new("jfr-cli");
     let p = dir.join(name);
     std::fs::write(&p, &data[..len]).unwrap();
-    p.to_str().unwrap().to_owned()
+    let p = p.to_str().unwrap().to_owned();
+    (dir, p)
 }
 
 #[test]
@@ -127,7 +129,7 @@ fn folded_weights() {
 fn cut_recordings_are_partial() {
     let len = std::fs::metadata(CHUNKS).unwrap().len() as usize;
     // In the second chunk: the first is printed whole, the second up to the cut.
-    let cut = cut_copy(CHUNKS, len - 100_000, "cut.jfr");
+    let (_dir, cut) = cut_copy(CHUNKS, len - 100_000, "cut.jfr");
     for (name, args) in [
         ("jfr-print", vec![cut.as_str()]),
         ("jfr-summary", vec![cut.as_str()]),
@@ -154,7 +156,7 @@ fn cut_recordings_are_partial() {
     let (w, c) = (whole.lines().count(), cut_out.lines().count());
     assert!(c > 50_000 && c < w, "{c} of {w} events");
     // Inside the first chunk's header: nothing to print, an error.
-    let tiny = cut_copy(CHUNKS, 40, "tiny.jfr");
+    let (_dir, tiny) = cut_copy(CHUNKS, 40, "tiny.jfr");
     let out = example("jfr-summary").run(&[tiny.as_str()]);
     expect(&out, 1, "jfr-summary", "a cut header");
 }

@@ -203,7 +203,7 @@ fn run(args: &Args) -> Result<Counts, String> {
             }
         }
         (Kind::Object, _) => counts.add(
-            object::decode(&data, args.options, &classes)
+            object::parse(&data, args.options, &classes)
                 .map_err(err)?
                 .tag()
                 .name(),

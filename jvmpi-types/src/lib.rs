@@ -30,7 +30,7 @@
 //! let mut classes = ClassLayouts::new();
 //! classes.insert(ObjectId(0x4030_2010), ClassLayout { interfaces: 0, statics: vec![TypeCode::Int] });
 //!
-//! let records = heap::decode(&buf, options, DumpLevel::Level2, &classes)?;
+//! let records = heap::parse(&buf, options, DumpLevel::Level2, &classes)?;
 //! assert_eq!(records[0].tag(), HeapDumpTag::RootStickyClass);
 //! assert_eq!(records[1].tag().to_string(), "JVMPI_GC_CLASS_DUMP");
 //! let HeapDumpRecord::ClassDump(class) = &records[1] else { unreachable!() };
@@ -38,11 +38,11 @@
 //!
 //! // Encoding gives back the same bytes.
 //! let mut out = Vec::new();
-//! heap::encode(&records, options, DumpLevel::Level2, &mut out)?;
+//! heap::write(&records, options, DumpLevel::Level2, &mut out)?;
 //! assert_eq!(out, buf);
 //!
 //! // Without the class's layout the decoder stops with a clear error.
-//! let err = heap::decode(&buf, options, DumpLevel::Level2, &jvmpi_types::NoClasses).unwrap_err();
+//! let err = heap::parse(&buf, options, DumpLevel::Level2, &jvmpi_types::NoClasses).unwrap_err();
 //! assert!(err.to_string().starts_with("at byte offset 5: JVMPI_GC_CLASS_DUMP of class id 0x40302010"));
 //! # Ok::<(), jvmpi_types::Error>(())
 //! ```

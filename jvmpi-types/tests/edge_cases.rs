@@ -48,17 +48,17 @@ fn identifiers_native_counts_big_endian() {
         frame: FrameNumber(7),
     };
     assert_eq!(
-        heap::decode(&le, LE4, DumpLevel::Level2, &NoClasses).unwrap(),
+        heap::parse(&le, LE4, DumpLevel::Level2, &NoClasses).unwrap(),
         std::slice::from_ref(&want)
     );
     let be4 = DumpOptions::new(IdSize::Four, IdOrder::Big);
     assert_eq!(
-        heap::decode(&be, be4, DumpLevel::Level2, &NoClasses).unwrap(),
+        heap::parse(&be, be4, DumpLevel::Level2, &NoClasses).unwrap(),
         [want]
     );
     // Empty-stack sentinel.
     let empty = [0x02, 1, 0, 0, 0, 2, 0, 0, 0, 0xff, 0xff, 0xff, 0xff];
-    let r = heap::decode(&empty, LE4, DumpLevel::Level1, &NoClasses).unwrap();
+    let r = heap::parse(&empty, LE4, DumpLevel::Level1, &NoClasses).unwrap();
     let HeapDumpRecord::RootJniLocal { frame, .. } = r[0] else {
         panic!()
     };
@@ -71,7 +71,7 @@ fn truncation_names_offset_and_item() {
     let buf = [
         0x05, 9, 0, 0, 0, 0x22, 1, 0, 0, 0, 0, 0, 0, 2, 7, 0, 0, 0, 8, 0, 0, 0,
     ];
-    let err = heap::decode(&buf, LE4, DumpLevel::Level2, &NoClasses).unwrap_err();
+    let err = heap::parse(&buf, LE4, DumpLevel::Level2, &NoClasses).unwrap_err();
     assert_eq!(
         err,
         Error::Truncated {
@@ -86,7 +86,7 @@ fn truncation_names_offset_and_item() {
         "at byte offset 18: expected array elements (8 bytes), found only 4 bytes before the end of the buffer"
     );
     // Cut inside an id.
-    let err = heap::decode(&buf[..3], LE4, DumpLevel::Level2, &NoClasses).unwrap_err();
+    let err = heap::parse(&buf[..3], LE4, DumpLevel::Level2, &NoClasses).unwrap_err();
     assert!(
         matches!(
             err,
@@ -107,16 +107,16 @@ fn absurd_counts_fail_before_allocating() {
     let mut arr = vec![0x22, 1, 0, 0, 0, 0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0];
     arr.extend_from_slice(&[0; 8]);
     assert!(matches!(
-        heap::decode(&arr, LE4, DumpLevel::Level2, &NoClasses),
+        heap::parse(&arr, LE4, DumpLevel::Level2, &NoClasses),
         Err(Error::Truncated {
             needed: 0x3_ffff_fffc,
             ..
         })
     ));
     let prim = [0x23, 1, 0, 0, 0, 0xff, 0xff, 0xff, 0xff, 11, 0, 0];
-    assert!(heap::decode(&prim, LE4, DumpLevel::Level2, &NoClasses).is_err());
+    assert!(heap::parse(&prim, LE4, DumpLevel::Level2, &NoClasses).is_err());
     // ... but at level 1 the elements are absent, so the same record is fine.
-    let r = heap::decode(&prim[..10], LE4, DumpLevel::Level1, &NoClasses).unwrap();
+    let r = heap::parse(&prim[..10], LE4, DumpLevel::Level1, &NoClasses).unwrap();
     assert_eq!(
         r,
         [HeapDumpRecord::PrimArrayDump(PrimArrayDump {
@@ -127,12 +127,12 @@ fn absurd_counts_fail_before_allocating() {
         })]
     );
     let inst = [0x21, 1, 0, 0, 0, 2, 0, 0, 0, 0xff, 0xff, 0xff, 0xff];
-    assert!(heap::decode(&inst, LE4, DumpLevel::Level2, &NoClasses).is_err());
+    assert!(heap::parse(&inst, LE4, DumpLevel::Level2, &NoClasses).is_err());
     let mon = [
         0x01, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0xff, 0xff, 0xff, 0xff,
     ];
     assert!(matches!(
-        monitor::decode(&mon, LE4),
+        monitor::parse(&mon, LE4),
         Err(Error::Truncated { offset: 17, .. })
     ));
     // A class whose CLASS_LOAD claims a billion interfaces.
@@ -147,7 +147,7 @@ fn absurd_counts_fail_before_allocating() {
     let mut cls = vec![0x20, 1, 0, 0, 0];
     cls.extend_from_slice(&[0; 24 + 4 + 2]);
     assert!(matches!(
-        heap::decode(&cls, LE4, DumpLevel::Level2, &classes),
+        heap::parse(&cls, LE4, DumpLevel::Level2, &classes),
         Err(Error::Truncated {
             what: "interface ids",
             ..
@@ -157,7 +157,7 @@ fn absurd_counts_fail_before_allocating() {
 
 #[test]
 fn bad_tags_and_types() {
-    let err = heap::decode(
+    let err = heap::parse(
         &[0x05, 1, 0, 0, 0, 0x42],
         LE4,
         DumpLevel::Level2,
@@ -168,7 +168,7 @@ fn bad_tags_and_types() {
         err.to_string(),
         "at byte offset 5: expected a heap dump record tag, found 0x42"
     );
-    let err = heap::decode(&[0x08, 1, 0, 0, 0], LE4, DumpLevel::Level2, &NoClasses).unwrap_err();
+    let err = heap::parse(&[0x08, 1, 0, 0, 0], LE4, DumpLevel::Level2, &NoClasses).unwrap_err();
     assert!(
         matches!(
             err,
@@ -182,7 +182,7 @@ fn bad_tags_and_types() {
     );
     assert!(err.to_string().contains("JVMPI_GC_ROOT_THREAD_OBJ"));
     // Primitive array of element type JVMPI_CLASS.
-    let err = heap::decode(
+    let err = heap::parse(
         &[0x23, 1, 0, 0, 0, 0, 0, 0, 0, 2],
         LE4,
         DumpLevel::Level2,
@@ -202,32 +202,32 @@ fn bad_tags_and_types() {
     );
     // Level 0 type 1 (unused) and 3 (unused).
     for t in [1u8, 3, 12] {
-        let err = heap::decode_level0(&[0, 1, 0, 0, 0, t, 1, 0, 0, 0], LE4).unwrap_err();
+        let err = heap::parse_level0(&[0, 1, 0, 0, 0, t, 1, 0, 0, 0], LE4).unwrap_err();
         assert!(matches!(err, Error::BadTypeCode { offset: 5, .. }), "{err}");
     }
     // Monitor tag 3.
-    let err = monitor::decode(&[3], LE4).unwrap_err();
+    let err = monitor::parse(&[3], LE4).unwrap_err();
     assert_eq!(
         err.to_string(),
         "at byte offset 0: expected a monitor dump record tag, found 0x03"
     );
     // Object dumps hold one object record, not roots, and nothing after it.
     assert!(matches!(
-        object::decode(&[0x05, 1, 0, 0, 0], LE4, &NoClasses),
+        object::parse(&[0x05, 1, 0, 0, 0], LE4, &NoClasses),
         Err(Error::UnknownTag { .. })
     ));
     let one = [0x23, 1, 0, 0, 0, 0, 0, 0, 1, 8, 0x7f];
-    assert!(object::decode(&one, LE4, &NoClasses).is_ok());
+    assert!(object::parse(&one, LE4, &NoClasses).is_ok());
     let mut two = one.to_vec();
     two.push(0);
     assert_eq!(
-        object::decode(&two, LE4, &NoClasses).unwrap_err(),
+        object::parse(&two, LE4, &NoClasses).unwrap_err(),
         Error::TrailingBytes {
             offset: 11,
             remaining: 1
         }
     );
-    assert!(object::decode(&[], LE4, &NoClasses).is_err());
+    assert!(object::parse(&[], LE4, &NoClasses).is_err());
 }
 
 #[test]
@@ -246,12 +246,12 @@ fn scanning_and_decoding_report_the_same_bad_tags_and_types() {
         &class_dump_bad_cp_type,
     ];
     for buf in cases {
-        let decoded = heap::decode(buf, LE4, DumpLevel::Level2, &layouts).unwrap_err();
+        let decoded = heap::parse(buf, LE4, DumpLevel::Level2, &layouts).unwrap_err();
         let mut it = heap::HeapDumpRecords::new(buf, LE4, DumpLevel::Level2, &layouts).unwrap();
         assert_eq!(it.next_raw().unwrap_err(), decoded, "{buf:?}");
     }
     assert!(matches!(
-        heap::decode(&class_dump_bad_cp_type, LE4, DumpLevel::Level2, &layouts),
+        heap::parse(&class_dump_bad_cp_type, LE4, DumpLevel::Level2, &layouts),
         Err(Error::BadTypeCode {
             offset: 37,
             found: 3,
@@ -275,7 +275,7 @@ fn iterators_are_lazy_and_stop_after_an_error() {
     assert_eq!(it.next_record().unwrap(), None);
     assert!(it.next().is_none());
     assert!(heap::HeapDumpRecords::new(&buf, LE4, DumpLevel::Level0, &NoClasses).is_err());
-    assert!(heap::encode(&[], LE4, DumpLevel::Level0, &mut Vec::new()).is_err());
+    assert!(heap::write(&[], LE4, DumpLevel::Level0, &mut Vec::new()).is_err());
 }
 
 #[test]
@@ -285,12 +285,12 @@ fn encoder_refuses_what_it_cannot_write() {
         object: ObjectId(1 << 32),
     };
     assert!(matches!(
-        heap::encode(std::slice::from_ref(&big), LE4, DumpLevel::Level2, &mut out),
+        heap::write(std::slice::from_ref(&big), LE4, DumpLevel::Level2, &mut out),
         Err(Error::IdTooLarge { id_size: 4, .. })
     ));
     let o8 = DumpOptions::new(IdSize::Eight, IdOrder::Little);
     out.clear();
-    heap::encode(&[big], o8, DumpLevel::Level2, &mut out).unwrap();
+    heap::write(&[big], o8, DumpLevel::Level2, &mut out).unwrap();
     assert_eq!(out, [0xff, 0, 0, 0, 0, 1, 0, 0, 0]);
     let prim = |elements| {
         HeapDumpRecord::PrimArrayDump(PrimArrayDump {
@@ -302,7 +302,7 @@ fn encoder_refuses_what_it_cannot_write() {
     };
     let ok = prim(Some(PrimArray::Int(vec![1, 2])));
     assert!(
-        heap::encode(
+        heap::write(
             std::slice::from_ref(&ok),
             LE4,
             DumpLevel::Level1,
@@ -310,9 +310,9 @@ fn encoder_refuses_what_it_cannot_write() {
         )
         .is_err()
     );
-    assert!(heap::encode(&[prim(None)], LE4, DumpLevel::Level2, &mut Vec::new()).is_err());
+    assert!(heap::write(&[prim(None)], LE4, DumpLevel::Level2, &mut Vec::new()).is_err());
     assert!(
-        heap::encode(
+        heap::write(
             &[prim(Some(PrimArray::Int(vec![1])))],
             LE4,
             DumpLevel::Level2,
@@ -321,7 +321,7 @@ fn encoder_refuses_what_it_cannot_write() {
         .is_err()
     );
     assert!(
-        heap::encode(
+        heap::write(
             &[prim(Some(PrimArray::Long(vec![1, 2])))],
             LE4,
             DumpLevel::Level2,
@@ -329,9 +329,9 @@ fn encoder_refuses_what_it_cannot_write() {
         )
         .is_err()
     );
-    assert!(heap::encode(&[prim(None)], LE4, DumpLevel::Level1, &mut Vec::new()).is_ok());
+    assert!(heap::write(&[prim(None)], LE4, DumpLevel::Level1, &mut Vec::new()).is_ok());
     assert!(
-        object::encode(
+        object::write(
             &HeapDumpRecord::RootMonitorUsed {
                 object: ObjectId(1)
             },
@@ -344,7 +344,7 @@ fn encoder_refuses_what_it_cannot_write() {
     class.statics.push(Value::Int(5));
     let rec = HeapDumpRecord::ClassDump(Box::new(class.clone()));
     assert!(
-        heap::encode(
+        heap::write(
             std::slice::from_ref(&rec),
             LE4,
             DumpLevel::Level1,
@@ -352,14 +352,14 @@ fn encoder_refuses_what_it_cannot_write() {
         )
         .is_err()
     );
-    assert!(heap::encode(&[rec], LE4, DumpLevel::Level2, &mut Vec::new()).is_ok());
+    assert!(heap::write(&[rec], LE4, DumpLevel::Level2, &mut Vec::new()).is_ok());
     class.constant_pool.push(ConstantPoolEntry {
         index: 1,
         ty: TypeCode::Int,
         value: Value::Long(1),
     });
     assert!(
-        heap::encode(
+        heap::write(
             &[HeapDumpRecord::ClassDump(Box::new(class))],
             LE4,
             DumpLevel::Level2,
@@ -511,24 +511,24 @@ fn every_record_kind_at_every_size_and_order() {
             let o = if hotspot { o.hotspot() } else { o };
             for (rec, size) in &recs {
                 let mut buf = Vec::new();
-                heap::encode(std::slice::from_ref(rec), o, DumpLevel::Level2, &mut buf).unwrap();
+                heap::write(std::slice::from_ref(rec), o, DumpLevel::Level2, &mut buf).unwrap();
                 assert_eq!(buf.len(), *size, "{} at {o:?}", rec.tag());
                 assert_eq!(
-                    heap::decode(&buf, o, DumpLevel::Level2, &classes).unwrap(),
+                    heap::parse(&buf, o, DumpLevel::Level2, &classes).unwrap(),
                     std::slice::from_ref(rec)
                 );
                 if !rec.is_root() {
-                    assert_eq!(&object::decode(&buf, o, &classes).unwrap(), rec);
+                    assert_eq!(&object::parse(&buf, o, &classes).unwrap(), rec);
                 }
             }
         }
         // Level-2 primitive values are big-endian whatever the id order.
         let mut buf = Vec::new();
-        heap::encode(&[recs[11].0.clone()], o, DumpLevel::Level2, &mut buf).unwrap();
+        heap::write(&[recs[11].0.clone()], o, DumpLevel::Level2, &mut buf).unwrap();
         assert_eq!(&buf[buf.len() - 6..], [0, 0x41, 0, 0x42, 0xff, 0xff]);
         // HotSpot's JNI-global jobject is big-endian even on little-endian hosts.
         let mut buf = Vec::new();
-        heap::encode(
+        heap::write(
             &[recs[1].0.clone()],
             o.hotspot(),
             DumpLevel::Level2,
@@ -555,9 +555,9 @@ fn every_record_kind_at_every_size_and_order() {
             }),
         ];
         let mut buf = Vec::new();
-        monitor::encode(&monitors, o, &mut buf).unwrap();
+        monitor::write(&monitors, o, &mut buf).unwrap();
         assert_eq!(buf.len(), (1 + 2 * i + 12 + i) + (1 + 3 * i + 12 + 2 * i));
-        assert_eq!(monitor::decode(&buf, o).unwrap(), monitors);
+        assert_eq!(monitor::parse(&buf, o).unwrap(), monitors);
     }
 }
 

@@ -67,14 +67,14 @@ fn heap_dumps_decode_to_the_writers_counts_and_re_encode_identically() {
         let (options, classes) = flavour(tag);
         let level = DumpLevel::try_from(level).unwrap();
         let buf = data(&format!("{name}.bin"));
-        let records = heap::decode(&buf, options, level, &classes).unwrap();
+        let records = heap::parse(&buf, options, level, &classes).unwrap();
         assert_eq!(
             summary(records.iter().map(|r| r.tag().name())),
             text(&format!("{name}.expected")),
             "{name}"
         );
         let mut out = Vec::new();
-        heap::encode(&records, options, level, &mut out).unwrap();
+        heap::write(&records, options, level, &mut out).unwrap();
         assert!(out == buf, "{name} re-encodes differently");
     }
 }
@@ -85,13 +85,13 @@ fn level0_dumps_decode_and_re_encode() {
         let name = format!("heap-l0-{tag}");
         let (options, _) = flavour(tag);
         let buf = data(&format!("{name}.bin"));
-        let records = heap::decode_level0(&buf, options).unwrap();
+        let records = heap::parse_level0(&buf, options).unwrap();
         assert_eq!(
             summary(records.iter().map(|r| r.ty.name())),
             text(&format!("{name}.expected"))
         );
         let mut out = Vec::new();
-        heap::encode_level0(&records, options, &mut out).unwrap();
+        heap::write_level0(&records, options, &mut out).unwrap();
         assert_eq!(out, buf);
     }
 }
@@ -100,10 +100,10 @@ fn level0_dumps_decode_and_re_encode() {
 fn the_same_heap_at_every_level_and_width_agrees() {
     let (o32, c32) = flavour("hs32le");
     let (o64, c64) = flavour("sparc64be");
-    let l1 = heap::decode(&data("heap-l1-hs32le.bin"), o32, DumpLevel::Level1, &c32).unwrap();
-    let l2 = heap::decode(&data("heap-l2-hs32le.bin"), o32, DumpLevel::Level2, &c32).unwrap();
-    let w1 = heap::decode(&data("heap-l1-sparc64be.bin"), o64, DumpLevel::Level1, &c64).unwrap();
-    let l0 = heap::decode_level0(&data("heap-l0-hs32le.bin"), o32).unwrap();
+    let l1 = heap::parse(&data("heap-l1-hs32le.bin"), o32, DumpLevel::Level1, &c32).unwrap();
+    let l2 = heap::parse(&data("heap-l2-hs32le.bin"), o32, DumpLevel::Level2, &c32).unwrap();
+    let w1 = heap::parse(&data("heap-l1-sparc64be.bin"), o64, DumpLevel::Level1, &c64).unwrap();
+    let l0 = heap::parse_level0(&data("heap-l0-hs32le.bin"), o32).unwrap();
     assert_eq!(l1.len(), l2.len());
     assert_eq!(l1.len(), w1.len());
     let objects: Vec<ObjectId> = l2
@@ -159,7 +159,7 @@ fn the_same_heap_at_every_level_and_width_agrees() {
 #[test]
 fn known_records_of_the_real_heap() {
     let (o, classes) = flavour("hs32le");
-    let recs = heap::decode(&data("heap-l2-hs32le.bin"), o, DumpLevel::Level2, &classes).unwrap();
+    let recs = heap::parse(&data("heap-l2-hs32le.bin"), o, DumpLevel::Level2, &classes).unwrap();
     // java.lang.String (CLS 500001cd): super java.lang.Object, two reference statics.
     let string = recs
         .iter()
@@ -219,8 +219,8 @@ fn hotspot_jni_global_quirk_matters() {
     let (hs, classes) = flavour("hs32le");
     let plain = DumpOptions::new(IdSize::Four, IdOrder::Little);
     let buf = data("heap-l1-hs32le.bin");
-    let a = heap::decode(&buf, hs, DumpLevel::Level1, &classes).unwrap();
-    let b = heap::decode(&buf, plain, DumpLevel::Level1, &classes).unwrap();
+    let a = heap::parse(&buf, hs, DumpLevel::Level1, &classes).unwrap();
+    let b = heap::parse(&buf, plain, DumpLevel::Level1, &classes).unwrap();
     let refs = |v: &[HeapDumpRecord]| -> Vec<JniRef> {
         v.iter()
             .filter_map(|r| match r {
@@ -240,7 +240,7 @@ fn hotspot_jni_global_quirk_matters() {
 fn class_dumps_need_the_resolver() {
     let (o, _) = flavour("hs32le");
     let buf = data("heap-l2-hs32le.bin");
-    let err = heap::decode(&buf, o, DumpLevel::Level2, &NoClasses).unwrap_err();
+    let err = heap::parse(&buf, o, DumpLevel::Level2, &NoClasses).unwrap_err();
     let msg = err.to_string();
     assert!(msg.contains("JVMPI_GC_CLASS_DUMP of class id 0x"), "{msg}");
     assert!(msg.starts_with("at byte offset "), "{msg}");
@@ -257,13 +257,13 @@ fn object_dumps_decode() {
     for kind in ["class", "instance", "objarray", "primarray"] {
         let name = format!("object-{kind}-hs32le");
         let buf = data(&format!("{name}.bin"));
-        let rec = object::decode(&buf, o, &classes).unwrap();
+        let rec = object::parse(&buf, o, &classes).unwrap();
         assert_eq!(
             summary([rec.tag().name()]),
             text(&format!("{name}.expected"))
         );
         let mut out = Vec::new();
-        object::encode(&rec, o, &mut out).unwrap();
+        object::write(&rec, o, &mut out).unwrap();
         assert_eq!(out, buf);
     }
 }
@@ -275,13 +275,13 @@ fn monitor_dumps_decode() {
         ("sparc64be", DumpOptions::new(IdSize::Eight, IdOrder::Big)),
     ] {
         let buf = data(&format!("monitor-{tag}.bin"));
-        let recs = monitor::decode(&buf, options).unwrap();
+        let recs = monitor::parse(&buf, options).unwrap();
         assert_eq!(
             summary(recs.iter().map(|r| r.tag().name())),
             text(&format!("monitor-{tag}.expected"))
         );
         let mut out = Vec::new();
-        monitor::encode(&recs, options, &mut out).unwrap();
+        monitor::write(&recs, options, &mut out).unwrap();
         assert_eq!(out, buf);
         // Reading with the wrong id size fails or gives a different structure.
         let wrong = DumpOptions::new(
@@ -292,6 +292,6 @@ fn monitor_dumps_decode() {
             },
             options.id_order,
         );
-        assert!(monitor::decode(&buf, wrong).map_or(true, |r| r != recs));
+        assert!(monitor::parse(&buf, wrong).map_or(true, |r| r != recs));
     }
 }

@@ -67,7 +67,7 @@ fn level1_class_dumps_walk_a_class_layout_once() {
     );
     let buf = level1_class_dumps(2_000);
     let resolver = Counted(&layouts, Cell::new(0));
-    let records = heap::decode(&buf, LE4, DumpLevel::Level1, &resolver).unwrap();
+    let records = heap::parse(&buf, LE4, DumpLevel::Level1, &resolver).unwrap();
     assert_eq!(records.len(), 2_000);
     match &records[1_999] {
         heap::HeapDumpRecord::ClassDump(c) => {
@@ -92,7 +92,7 @@ fn level1_class_dumps_walk_a_class_layout_once() {
 
     // A record cut short in its reference statics is still an error.
     let short = &buf[..buf.len() - 1];
-    assert!(heap::decode(short, LE4, DumpLevel::Level1, &resolver).is_err());
+    assert!(heap::parse(short, LE4, DumpLevel::Level1, &resolver).is_err());
 }
 
 #[test]
@@ -119,7 +119,7 @@ fn level1_class_dumps_do_not_reserve_for_absent_primitive_statics() {
         buf.extend_from_slice(&[0; 2]); // no constant pool entries
     }
     assert_eq!(buf.len(), 500 * 35);
-    let (records, peak) = peak_of(|| heap::decode(&buf, LE4, DumpLevel::Level1, &resolver));
+    let (records, peak) = peak_of(|| heap::parse(&buf, LE4, DumpLevel::Level1, &resolver));
     let records = records.unwrap();
     assert_eq!(records.len(), 500);
     assert!(records.iter().all(|r| matches!(

@@ -32,31 +32,30 @@ fn decoded_dumps_fit_in_eight_times_their_input() {
         let buf = data(&name);
         let classes = layouts(tag);
         let level = DumpLevel::try_from(level).unwrap();
-        let (records, peak) =
-            peak_of(|| heap::decode(&buf, options(tag), level, &classes).unwrap());
+        let (records, peak) = peak_of(|| heap::parse(&buf, options(tag), level, &classes).unwrap());
         assert!(!records.is_empty());
         drop(records);
-        budget.check("jvmpi heap dump (`heap::decode`)", &name, buf.len(), peak);
+        budget.check("jvmpi heap dump (`heap::parse`)", &name, buf.len(), peak);
     }
     for tag in ["hs32le", "sparc64be"] {
         let name = format!("heap-l0-{tag}.bin");
         let buf = data(&name);
-        let (records, peak) = peak_of(|| heap::decode_level0(&buf, options(tag)).unwrap());
+        let (records, peak) = peak_of(|| heap::parse_level0(&buf, options(tag)).unwrap());
         assert!(!records.is_empty());
         drop(records);
         budget.check(
-            "jvmpi heap dump level 0 (`heap::decode_level0`)",
+            "jvmpi heap dump level 0 (`heap::parse_level0`)",
             &name,
             buf.len(),
             peak,
         );
         let name = format!("monitor-{tag}.bin");
         let buf = data(&name);
-        let (records, peak) = peak_of(|| monitor::decode(&buf, options(tag)).unwrap());
+        let (records, peak) = peak_of(|| monitor::parse(&buf, options(tag)).unwrap());
         assert!(!records.is_empty());
         drop(records);
         budget.check(
-            "jvmpi monitor dump (`monitor::decode`)",
+            "jvmpi monitor dump (`monitor::parse`)",
             &name,
             buf.len(),
             peak,
@@ -66,10 +65,10 @@ fn decoded_dumps_fit_in_eight_times_their_input() {
     for kind in ["class", "instance", "objarray", "primarray"] {
         let name = format!("object-{kind}-hs32le.bin");
         let buf = data(&name);
-        let (record, peak) = peak_of(|| object::decode(&buf, options("hs32le"), &classes).unwrap());
+        let (record, peak) = peak_of(|| object::parse(&buf, options("hs32le"), &classes).unwrap());
         drop(record);
         budget.check(
-            "jvmpi object dump (`object::decode`)",
+            "jvmpi object dump (`object::parse`)",
             &name,
             buf.len(),
             peak,

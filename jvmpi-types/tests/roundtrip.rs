@@ -276,8 +276,8 @@ proptest! {
     #[test]
     fn heap_dump_levels_1_and_2_round_trip((o, level, records, layouts) in heap_case()) {
         let mut buf = Vec::new();
-        heap::encode(&records, o, level, &mut buf).unwrap();
-        let back = heap::decode(&buf, o, level, &layouts).unwrap();
+        heap::write(&records, o, level, &mut buf).unwrap();
+        let back = heap::parse(&buf, o, level, &layouts).unwrap();
         prop_assert_eq!(&back, &records);
         // Locating records without decoding finds the same boundaries.
         let mut it = heap::HeapDumpRecords::new(&buf, o, level, &layouts).unwrap();
@@ -287,12 +287,12 @@ proptest! {
             prop_assert_eq!(raw.offset, end);
             end += raw.bytes.len();
             prop_assert_eq!(raw.tag, r.tag());
-            prop_assert_eq!(&raw.decode(o, level, &layouts).unwrap(), r);
+            prop_assert_eq!(&raw.parse(o, level, &layouts).unwrap(), r);
         }
         prop_assert!(it.next_raw().unwrap().is_none());
         prop_assert_eq!(end, buf.len());
         let mut again = Vec::new();
-        heap::encode(&back, o, level, &mut again).unwrap();
+        heap::write(&back, o, level, &mut again).unwrap();
         prop_assert_eq!(again, buf);
     }
 
@@ -305,9 +305,9 @@ proptest! {
         })
     ) {
         let mut buf = Vec::new();
-        heap::encode_level0(&records, o, &mut buf).unwrap();
+        heap::write_level0(&records, o, &mut buf).unwrap();
         prop_assert_eq!(buf.len(), records.len() * (1 + o.id_bytes()));
-        prop_assert_eq!(heap::decode_level0(&buf, o).unwrap(), records);
+        prop_assert_eq!(heap::parse_level0(&buf, o).unwrap(), records);
     }
 
     #[test]
@@ -319,13 +319,13 @@ proptest! {
             layouts.insert(c.class, l);
         }
         let mut buf = Vec::new();
-        object::encode(&record, o, &mut buf).unwrap();
-        prop_assert_eq!(object::decode(&buf, o, &layouts).unwrap(), record);
+        object::write(&record, o, &mut buf).unwrap();
+        prop_assert_eq!(object::parse(&buf, o, &layouts).unwrap(), record);
         // One byte more is trailing garbage; one byte less is truncation.
         buf.push(0);
-        prop_assert!(object::decode(&buf, o, &layouts).is_err());
+        prop_assert!(object::parse(&buf, o, &layouts).is_err());
         buf.truncate(buf.len() - 2);
-        prop_assert!(object::decode(&buf, o, &layouts).is_err());
+        prop_assert!(object::parse(&buf, o, &layouts).is_err());
     }
 
     #[test]
@@ -345,28 +345,28 @@ proptest! {
         })
     ) {
         let mut buf = Vec::new();
-        monitor::encode(&records, o, &mut buf).unwrap();
-        prop_assert_eq!(monitor::decode(&buf, o).unwrap(), records);
+        monitor::write(&records, o, &mut buf).unwrap();
+        prop_assert_eq!(monitor::parse(&buf, o).unwrap(), records);
     }
 
     /// Byte level: whatever decodes re-encodes to the same bytes (NaN payloads included).
     #[test]
     fn decoded_bytes_re_encode_identically(data in prop::collection::vec(any::<u8>(), 0..200), o in options()) {
-        if let Ok(recs) = monitor::decode(&data, o) {
+        if let Ok(recs) = monitor::parse(&data, o) {
             let mut out = Vec::new();
-            monitor::encode(&recs, o, &mut out).unwrap();
+            monitor::write(&recs, o, &mut out).unwrap();
             prop_assert_eq!(&out, &data);
         }
         for level in [DumpLevel::Level1, DumpLevel::Level2] {
-            if let Ok(recs) = heap::decode(&data, o, level, &jvmpi_types::NoClasses) {
+            if let Ok(recs) = heap::parse(&data, o, level, &jvmpi_types::NoClasses) {
                 let mut out = Vec::new();
-                heap::encode(&recs, o, level, &mut out).unwrap();
+                heap::write(&recs, o, level, &mut out).unwrap();
                 prop_assert_eq!(&out, &data);
             }
         }
-        if let Ok(recs) = heap::decode_level0(&data, o) {
+        if let Ok(recs) = heap::parse_level0(&data, o) {
             let mut out = Vec::new();
-            heap::encode_level0(&recs, o, &mut out).unwrap();
+            heap::write_level0(&recs, o, &mut out).unwrap();
             prop_assert_eq!(&out, &data);
         }
     }
@@ -375,10 +375,10 @@ proptest! {
     #[test]
     fn truncation_is_an_error((o, level, records, layouts) in heap_case(), cut in any::<prop::sample::Index>()) {
         let mut buf = Vec::new();
-        heap::encode(&records, o, level, &mut buf).unwrap();
+        heap::write(&records, o, level, &mut buf).unwrap();
         if !buf.is_empty() {
             let at = cut.index(buf.len());
-            let res = heap::decode(&buf[..at], o, level, &layouts);
+            let res = heap::parse(&buf[..at], o, level, &layouts);
             // Cutting exactly at a record boundary decodes the prefix; elsewhere it fails.
             if let Ok(prefix) = &res {
                 prop_assert!(records.starts_with(prefix));
@@ -398,8 +398,8 @@ fn nan_payloads_survive() {
     let mut buf = vec![0x23, 1, 0, 0, 0, 0, 0, 0, 2, 6];
     buf.extend_from_slice(&0x7fc0_1234u32.to_be_bytes());
     buf.extend_from_slice(&0xffa0_0001u32.to_be_bytes());
-    let recs = heap::decode(&buf, o, DumpLevel::Level2, &jvmpi_types::NoClasses).unwrap();
+    let recs = heap::parse(&buf, o, DumpLevel::Level2, &jvmpi_types::NoClasses).unwrap();
     let mut out = Vec::new();
-    heap::encode(&recs, o, DumpLevel::Level2, &mut out).unwrap();
+    heap::write(&recs, o, DumpLevel::Level2, &mut out).unwrap();
     assert_eq!(out, buf);
 }

@@ -69,8 +69,7 @@ fn counts_match_the_graph_model() {
 #[test]
 fn cut_off_reports_exit_1_with_the_position() {
     let bytes = std::fs::read(REPORT).unwrap();
-    let dir = std::env::temp_dir().join(format!("calltree-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = testkit::TempDir::new("calltree-cli");
     let reason = bytes.windows(11).position(|w| w == b"(Main.java:").unwrap() + 11;
     for (name, cut, position) in [
         ("v.txt", 1, "1:2: "),
@@ -90,5 +89,4 @@ fn cut_off_reports_exit_1_with_the_position() {
         );
         assert!(out.stdout.is_empty(), "{name}");
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -59,8 +59,7 @@ fn cut_off_report_exits_1_with_the_position() {
         .position(|w| w == b"java.lang.Integ")
         .unwrap()
         + 15;
-    let dir = std::env::temp_dir().join(format!("objecttree-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = testkit::TempDir::new("objecttree-cli");
     let path = dir.join("cut.txt");
     std::fs::write(&path, &bytes[..cut]).unwrap();
     let path = path.to_str().unwrap();
@@ -70,5 +69,4 @@ fn cut_off_report_exits_1_with_the_position() {
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(err.contains(&format!("error: {path}: 2:")), "{err}");
     assert!(err.contains("found the end of the input"), "{err}");
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -150,8 +150,7 @@ impl Example {
         expect(&out, 1, name, "a missing file");
         assert_error_names(&out, missing, name);
 
-        let dir = std::env::temp_dir().join(format!("testkit-cli-{}-{name}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = crate::TempDir::new(&format!("testkit-cli-{name}"));
         let empty = dir.join("empty");
         std::fs::write(&empty, b"").unwrap();
         let empty = empty.to_str().unwrap();

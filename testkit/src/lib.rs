@@ -1,5 +1,6 @@
 //! Test support shared by the workspace's crates: a counting global allocator, so a test can
-//! prove that a call allocates nothing, or no more than a bound, on hostile input.
+//! prove that a call allocates nothing, or no more than a bound, on hostile input; temporary
+//! directories removed when dropped ([`TempDir`]); and [`cli`], examples run as tools.
 //!
 //! A test binary installs it and measures one call at a time; the counters are per thread,
 //! so the test harness's own threads do not disturb them:
@@ -19,6 +20,9 @@
 #![allow(unsafe_code)]
 
 pub mod cli;
+mod temp;
+
+pub use temp::TempDir;
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;

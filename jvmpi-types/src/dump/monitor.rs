@@ -12,7 +12,7 @@
 //! buf.extend_from_slice(&[0, 0, 0, 1]); // entry count (big-endian)
 //! buf.extend_from_slice(&[0, 0, 0, 0]); // nobody waiting to enter
 //! buf.extend_from_slice(&[0, 0, 0, 1, 0xe8, 0xa1, 0x02, 0x00]); // one waiting to be notified
-//! let records = monitor::decode(&buf, o)?;
+//! let records = monitor::parse(&buf, o)?;
 //! let MonitorDumpRecord::Java(m) = &records[0] else { unreachable!() };
 //! assert_eq!(m.object, ObjectId(0x6f_13a8));
 //! assert!(m.owner.is_null());
@@ -199,16 +199,12 @@ impl Iterator for MonitorDumpRecords<'_> {
 }
 
 /// Decodes a whole monitor dump.
-pub fn decode(data: &[u8], options: DumpOptions) -> Result<Vec<MonitorDumpRecord>> {
+pub fn parse(data: &[u8], options: DumpOptions) -> Result<Vec<MonitorDumpRecord>> {
     MonitorDumpRecords::new(data, options).collect()
 }
 
 /// Encodes a monitor dump, appending to `out`.
-pub fn encode(
-    records: &[MonitorDumpRecord],
-    options: DumpOptions,
-    out: &mut Vec<u8>,
-) -> Result<()> {
+pub fn write(records: &[MonitorDumpRecord], options: DumpOptions, out: &mut Vec<u8>) -> Result<()> {
     let mut w = Writer::new(out, options);
     records.iter().try_for_each(|r| r.write(&mut w))
 }

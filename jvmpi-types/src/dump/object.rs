@@ -11,7 +11,7 @@
 //! // An instance with one reference field, from a 32-bit big-endian VM.
 //! let o = DumpOptions::new(IdSize::Four, IdOrder::Big);
 //! let buf = [0x21, 0x50, 0, 0x02, 0x08, 0x50, 0, 0x01, 0xe0, 0, 0, 0, 4, 0x50, 0, 0x02, 0xed];
-//! let record = object::decode(&buf, o, &NoClasses)?;
+//! let record = object::parse(&buf, o, &NoClasses)?;
 //! assert_eq!(
 //!     record,
 //!     HeapDumpRecord::InstanceDump(InstanceDump {
@@ -21,7 +21,7 @@
 //!     })
 //! );
 //! let mut out = Vec::new();
-//! object::encode(&record, o, &mut out)?;
+//! object::write(&record, o, &mut out)?;
 //! assert_eq!(out, buf);
 //! # Ok::<(), jvmpi_types::Error>(())
 //! ```
@@ -33,7 +33,7 @@ use crate::dump::heap::HeapDumpRecord;
 use crate::error::{Error, Result};
 
 /// Decodes an object dump: one object record and nothing after it. GC root tags are errors.
-pub fn decode(
+pub fn parse(
     data: &[u8],
     options: DumpOptions,
     resolver: &dyn ClassResolver,
@@ -66,7 +66,7 @@ pub fn decode(
 }
 
 /// Encodes an object dump (level 2), appending to `out`. Fails for GC root records.
-pub fn encode(record: &HeapDumpRecord, options: DumpOptions, out: &mut Vec<u8>) -> Result<()> {
+pub fn write(record: &HeapDumpRecord, options: DumpOptions, out: &mut Vec<u8>) -> Result<()> {
     if record.is_root() {
         return Err(Error::Inconsistent {
             what: "object dump",

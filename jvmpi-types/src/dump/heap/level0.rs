@@ -81,7 +81,7 @@ impl Iterator for Level0Records<'_> {
 }
 
 /// Decodes a whole level-0 heap dump.
-pub fn decode_level0(data: &[u8], options: DumpOptions) -> Result<Vec<Level0Record>> {
+pub fn parse_level0(data: &[u8], options: DumpOptions) -> Result<Vec<Level0Record>> {
     // Records are fixed-size, so the count is known up front.
     let mut out = Vec::with_capacity(data.len() / (1 + options.id_bytes()));
     let mut records = Level0Records::new(data, options);
@@ -92,7 +92,7 @@ pub fn decode_level0(data: &[u8], options: DumpOptions) -> Result<Vec<Level0Reco
 }
 
 /// Encodes a level-0 heap dump, appending to `out`.
-pub fn encode_level0(
+pub fn write_level0(
     records: &[Level0Record],
     options: DumpOptions,
     out: &mut Vec<u8>,

@@ -15,7 +15,7 @@
 //! let o = DumpOptions::new(IdSize::Eight, IdOrder::Big);
 //! let level0 = [0x00, 0, 0, 0, 7, 0, 0x10, 0, 0x08, 0x05, 0, 0, 0, 7, 0, 0x10, 0, 0x20];
 //! assert_eq!(
-//!     heap::decode_level0(&level0, o)?,
+//!     heap::parse_level0(&level0, o)?,
 //!     [
 //!         Level0Record { ty: TypeCode::NormalObject, object: ObjectId(0x7_0010_0008) },
 //!         Level0Record { ty: TypeCode::Char, object: ObjectId(0x7_0010_0020) },
@@ -45,14 +45,14 @@ mod records;
 
 pub use class_dump::{ClassDump, ConstantPoolEntry};
 use class_dump::{Level1Shapes, Statics, class_shape};
-pub use level0::{Level0Record, Level0Records, decode_level0, encode_level0};
+pub use level0::{Level0Record, Level0Records, parse_level0, write_level0};
 pub use records::{
     FrameNumber, HeapDumpRecord, InstanceDump, ObjArrayDump, PrimArray, PrimArrayDump,
 };
 
 /// A level-1/2 record located but not decoded: its tag, where it starts, and its bytes (tag
 /// included), borrowed from the buffer. [`HeapDumpRecords::next_raw`] finds record boundaries
-/// without building records; [`RawRecord::decode`] decodes one when it is wanted.
+/// without building records; [`RawRecord::parse`] decodes one when it is wanted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RawRecord<'a> {
     /// The record's tag.
@@ -65,7 +65,7 @@ pub struct RawRecord<'a> {
 
 impl RawRecord<'_> {
     /// Decodes this record (error offsets count from the start of the dump buffer).
-    pub fn decode(
+    pub fn parse(
         &self,
         options: DumpOptions,
         level: DumpLevel,
@@ -303,7 +303,7 @@ impl Iterator for HeapDumpRecords<'_, '_> {
 }
 
 /// Decodes a whole level-1 or level-2 heap dump.
-pub fn decode(
+pub fn parse(
     data: &[u8],
     options: DumpOptions,
     level: DumpLevel,
@@ -313,7 +313,7 @@ pub fn decode(
 }
 
 /// Encodes a level-1 or level-2 heap dump, appending to `out`.
-pub fn encode(
+pub fn write(
     records: &[HeapDumpRecord],
     options: DumpOptions,
     level: DumpLevel,
