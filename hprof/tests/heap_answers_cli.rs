@@ -185,8 +185,7 @@ fn a_cut_dump_is_partial() {
 
 #[test]
 fn scratch_files_give_the_same_answers_and_leave_nothing_behind() {
-    let dir = std::env::temp_dir().join(format!("heap-answers-scratch-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = testkit::TempDir::new("heap-answers-scratch");
     let dir_arg = dir.to_str().unwrap();
     for (tool, args) in [
         (suspects(), &[CURRENT][..]),
@@ -201,8 +200,9 @@ fn scratch_files_give_the_same_answers_and_leave_nothing_behind() {
         expect(&scratch, 0, "", &format!("{with:?}"));
         assert_eq!(scratch.stdout, plain.stdout, "{args:?}");
     }
-    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
-    std::fs::remove_dir(&dir).unwrap();
+    // The files are deleted as soon as they are made.
+    assert_eq!(std::fs::read_dir(&*dir).unwrap().count(), 0);
+    drop(dir);
     for (tool, files) in [(suspects(), &[CURRENT][..]), (diff(), &[BASELINE, CURRENT])] {
         let mut args = vec!["--scratch", "/nonexistent-scratch-dir"];
         args.extend(files);
@@ -250,8 +250,7 @@ fn heap_diff_names_the_loader_of_a_shared_class_name() {
         }
         heap.build().unwrap()
     };
-    let dir = std::env::temp_dir().join(format!("heap-diff-loaders-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = testkit::TempDir::new("heap-diff-loaders");
     let (a, b) = (dir.join("a.hprof"), dir.join("b.hprof"));
     std::fs::write(&a, dump([0x500, 0x501], [1, 1])).unwrap();
     std::fs::write(&b, dump([0x700, 0x601], [1, 3])).unwrap();
@@ -289,5 +288,4 @@ fn heap_diff_names_the_loader_of_a_shared_class_name() {
             "{shallow}"
         );
     }
-    std::fs::remove_dir_all(&dir).unwrap();
 }
