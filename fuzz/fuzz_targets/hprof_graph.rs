@@ -7,7 +7,9 @@
 //! Bit 3 of the first byte lets unreferenced objects stand in for missing roots.
 #![no_main]
 
-use hprof::binary::graph::{EdgePolicy, Graph, MissingRoots, Options, Shallow, SuspectOptions};
+use hprof::binary::graph::{
+    EdgePolicy, Graph, MissingRoots, NodeClasses, Options, Shallow, SuspectOptions,
+};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -51,6 +53,9 @@ fuzz_target!(|data: &[u8]| {
     };
     if first & 8 != 0 {
         options.missing_roots = MissingRoots::Unreferenced;
+    }
+    if first & 16 != 0 {
+        options.classes = NodeClasses::Keep;
     }
     let graph = Graph::build(&file, options).expect("the header is valid");
     let s = graph.summary();

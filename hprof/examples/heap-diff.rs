@@ -12,16 +12,17 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use hprof::binary::diff::{Census, ClassCount, ClassDelta, HeapDiff};
-use hprof::binary::graph::{Graph, Options};
+use hprof::binary::graph::{Graph, NodeClasses, Options};
 use hprof::binary::incremental::Decoder;
 use lexopt::ValueExt;
 
 const USAGE: &str = "\
-usage: heap-diff [--shallow-only] [--top N] [--text] BASELINE CURRENT
+usage: heap-diff [--shallow-only] [--top N] [--text] [--scratch DIR] BASELINE CURRENT
 
 Compares two binary HPROF heap dumps class by class (classes matched by name, arrays by
 element type) and prints JSON lines, the largest growth first:
-  {\"class\", \"delta_instances\", \"delta_shallow\", \"delta_retained\",
+  {\"class\", \"loader\" (when a dump has several classes of that name: {\"class\", \"ordinal\"}
+   of the loader that defined it), \"delta_instances\", \"delta_shallow\", \"delta_retained\",
    \"baseline\": {\"instances\", \"shallow\", \"retained\"} or null, \"current\": {...} or null}
   then one line per GC-root kind {\"root_kind\", \"baseline\", \"current\", \"delta\"}
   and last {\"total\": {\"delta_instances\", \"delta_shallow\", \"delta_retained\", \"baseline\", \"current\"}}.
@@ -33,11 +34,15 @@ options:
                   memory whatever the size, gzip accepted; no retained sizes)
   --top N         list only the N classes that grew the most (default: all)
   --text          a table for people instead of JSON lines
+  --scratch DIR   keep the graphs' working arrays (references while building, each
+                  object's class, the dominator trees' children) in files under DIR that
+                  the kernel may page out: memory then holds about 21 bytes per object
   -h, --help      print this help
   --version       print the version
 ";
 
 struct Args {
+    scratch: Option<String>,
     baseline: String,
     current: String,
     shallow_only: bool,
@@ -49,6 +54,7 @@ fn parse_args() -> Result<Args, ExitCode> {
     let usage = usage();
     let mut parser = lexopt::Parser::from_env();
     let (mut files, mut shallow_only, mut top, mut text) = (Vec::new(), false, None, false);
+    let mut scratch = None;
     loop {
         let arg = match parser.next() {
             Ok(Some(arg)) => arg,
@@ -61,6 +67,10 @@ fn parse_args() -> Result<Args, ExitCode> {
         match arg {
             lexopt::Arg::Long("shallow-only") => shallow_only = true,
             lexopt::Arg::Long("text") => text = true,
+            lexopt::Arg::Long("scratch") => match parser.value() {
+                Ok(v) => scratch = Some(v.to_string_lossy().into_owned()),
+                Err(e) => return Err(common::usage_error(&usage, e)),
+            },
             lexopt::Arg::Long("top") => match parser.value().map(|v| v.parse::<usize>()) {
                 Ok(Ok(n)) => top = Some(n),
                 _ => return Err(common::usage_error(&usage, "--top needs a number")),
@@ -72,6 +82,7 @@ fn parse_args() -> Result<Args, ExitCode> {
     let mut files = files.into_iter();
     match (files.next(), files.next()) {
         (Some(baseline), Some(current)) => Ok(Args {
+            scratch,
             baseline,
             current,
             shallow_only,
@@ -94,10 +105,24 @@ fn census(path: &str) -> Result<(Census, Option<String>), ExitCode> {
         decoder = decoder.input_len(len);
     }
     let mut census = Census::default();
-    let stop = common::stream(&mut input.reader, &mut decoder, |d, buf| {
-        d.decode_with(buf, &mut census)
-    })
-    .err();
+    // A file that maps is decoded from the map (as `histogram` does); gzip is streamed.
+    let mapped = match (input.gzip, input.len) {
+        (false, Some(1..)) => common::mapped::map(path),
+        _ => None,
+    };
+    let stop = match mapped {
+        Some(map) => {
+            let range = (0, map.len());
+            let progress = |pos| input.progress(pos);
+            common::mapped::mapped(&map, range, &mut decoder, &mut census, progress)
+                .err()
+                .map(common::Stop::Decode)
+        }
+        None => common::stream(&mut input.reader, &mut decoder, |d, buf| {
+            d.decode_with(buf, &mut census)
+        })
+        .err(),
+    };
     input.done();
     match stop {
         // Not even the header: an error, not an empty census.
@@ -142,11 +167,31 @@ fn main() -> ExitCode {
             (Ok(a), Ok(b)) => (a, b),
             (Err(exit), _) | (_, Err(exit)) => return exit,
         };
-        let a = match Graph::build(&maps.0, Options::default()) {
+        let files = match args
+            .scratch
+            .as_deref()
+            .map(common::scratch::FileScratch::new)
+        {
+            Some(Ok(files)) => Some(files),
+            Some(Err(e)) => {
+                eprintln!("error: --scratch {e}");
+                return ExitCode::FAILURE;
+            }
+            None => None,
+        };
+        // Keep each object's class from the build: the class rows then decode nothing again.
+        let mut options = Options {
+            classes: NodeClasses::Keep,
+            ..Options::default()
+        };
+        if let Some(files) = &files {
+            options.scratch = files;
+        }
+        let a = match Graph::build(&maps.0, options) {
             Ok(g) => g,
             Err(e) => return common::file_error(&args.baseline, e),
         };
-        let b = match Graph::build(&maps.1, Options::default()) {
+        let b = match Graph::build(&maps.1, options) {
             Ok(g) => g,
             Err(e) => return common::file_error(&args.current, e),
         };
@@ -215,7 +260,15 @@ fn deltas(c: &ClassDelta) -> String {
 fn write_json(out: &mut dyn Write, classes: &[ClassDelta], diff: &HeapDiff) -> std::io::Result<()> {
     for c in classes {
         let name = serde_json::Value::String(c.class_name.clone());
-        writeln!(out, r#"{{"class":{name},{}}}"#, deltas(c))?;
+        let loader = c
+            .loader
+            .as_ref()
+            .map(|l| {
+                let class = serde_json::Value::String(l.loader_class.clone());
+                format!(r#","loader":{{"class":{class},"ordinal":{}}}"#, l.ordinal)
+            })
+            .unwrap_or_default();
+        writeln!(out, r#"{{"class":{name}{loader},{}}}"#, deltas(c))?;
     }
     for r in &diff.roots {
         let delta = i128::from(r.current) - i128::from(r.baseline);
@@ -240,11 +293,15 @@ fn write_text(out: &mut dyn Write, classes: &[ClassDelta], diff: &HeapDiff) -> s
         writeln!(out, "{:>14} {:>12}  class", "Δ shallow", "Δ instances")?;
     }
     for c in classes.iter().chain([&diff.total]) {
-        let note = match (c.baseline, c.current) {
+        let mut note = match (c.baseline, c.current) {
             (None, Some(_)) => "  (new)",
             (Some(_), None) => "  (gone)",
             _ => "",
-        };
+        }
+        .to_owned();
+        if let Some(l) = &c.loader {
+            note = format!("  (loader {l}){note}");
+        }
         match c.delta_retained() {
             Some(r) if retained => writeln!(
                 out,

@@ -13,21 +13,23 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use hprof::binary::graph::{
-    Graph, NamedNode, NamedStep, Options, Suspect, SuspectKind, SuspectOptions,
+    Graph, NamedLoader, NamedNode, NamedStep, NodeClasses, Options, Suspect, SuspectKind,
+    SuspectOptions,
 };
 use lexopt::ValueExt;
 
 const USAGE: &str = "\
-usage: leak-suspects [--threshold SHARE] [--top-classes N] [--text] FILE
+usage: leak-suspects [--threshold SHARE] [--top-classes N] [--text] [--scratch DIR] FILE
        leak-suspects --duplicate-strings [--top N] [--text] FILE
 
 Finds the leak suspects of a binary HPROF heap dump as Eclipse MAT defines them: single
 objects retaining at least SHARE of the reachable heap (default 0.10), and classes whose
 instances together do. One JSON line per suspect, largest first:
-  {\"kind\": \"object\"|\"class\", \"class\", \"id\", \"retained\", \"share\",
+  {\"kind\": \"object\"|\"class\", \"class\", \"loader\" (when several loaders define a class of
+   that name: {\"id\", \"class\"}), \"id\", \"retained\", \"share\",
    \"accumulation_point\": {\"id\", \"class\", \"retained\"},
    \"path\": [{\"id\", \"class\", \"field\"}, ...] (from a GC root to the accumulation point),
-   \"top_classes\": [{\"class\", \"retained\"}, ...] (inside the accumulation point)}
+   \"top_classes\": [{\"class\", \"loader\", \"retained\"}, ...] (inside the accumulation point)}
 The accumulation point is found by walking down the dominator tree from the suspect while
 one child retains at least 80% of its parent: the collection whose elements hold the memory.
 
@@ -38,12 +40,17 @@ options:
                         {\"string\", \"count\", \"wasted_bytes\"}, most wasted bytes first
   --top N               with --duplicate-strings: how many (default 20)
   --text                a report for people instead of JSON lines
+  --scratch DIR         keep the graph's working arrays (references while building, each
+                        object's class, the dominator tree's children, shortest-path
+                        parents) in files under DIR that the kernel may page out: memory
+                        then holds about 21 bytes per object
   -h, --help            print this help
   --version             print the version
 ";
 
 struct Args {
     path: String,
+    scratch: Option<String>,
     options: SuspectOptions,
     strings: bool,
     top: usize,
@@ -60,6 +67,7 @@ fn parse_args() -> Result<Args, ExitCode> {
     let mut path = None;
     let mut options = SuspectOptions::default();
     let (mut strings, mut top, mut text) = (false, 20, false);
+    let mut scratch = None;
     loop {
         let arg = match parser.next() {
             Ok(Some(arg)) => arg,
@@ -89,6 +97,10 @@ fn parse_args() -> Result<Args, ExitCode> {
             },
             lexopt::Arg::Long("duplicate-strings") => strings = true,
             lexopt::Arg::Long("text") => text = true,
+            lexopt::Arg::Long("scratch") => match parser.value() {
+                Ok(v) => scratch = Some(v.to_string_lossy().into_owned()),
+                Err(e) => return Err(common::usage_error(&usage, e)),
+            },
             lexopt::Arg::Value(v) if path.is_none() => path = Some(v.to_string_lossy().into()),
             other => return Err(common::usage_error(&usage, other.unexpected())),
         }
@@ -96,6 +108,7 @@ fn parse_args() -> Result<Args, ExitCode> {
     match path {
         Some(path) => Ok(Args {
             path,
+            scratch,
             options,
             strings,
             top,
@@ -121,7 +134,31 @@ fn main() -> ExitCode {
         Ok(m) => m,
         Err(e) => return common::file_error(path, e),
     };
-    let graph = match Graph::build(&map, Options::default()) {
+    let files = match args
+        .scratch
+        .as_deref()
+        .map(common::scratch::FileScratch::new)
+    {
+        Some(Ok(files)) => Some(files),
+        Some(Err(e)) => {
+            eprintln!("error: --scratch {e}");
+            return ExitCode::FAILURE;
+        }
+        None => None,
+    };
+    // The suspects' class rows use each object's class, kept from the build.
+    let mut options = Options {
+        classes: if args.strings {
+            NodeClasses::Decode
+        } else {
+            NodeClasses::Keep
+        },
+        ..Options::default()
+    };
+    if let Some(files) = &files {
+        options.scratch = files;
+    }
+    let graph = match Graph::build(&map, options) {
         Ok(g) => g,
         Err(e) => return common::file_error(path, e),
     };
@@ -201,6 +238,21 @@ fn steps(path: &[NamedStep]) -> String {
     format!("[{}]", items.join(","))
 }
 
+/// `,"loader":{"id":…,"class":…}` where a class name is shared by several loaders' classes.
+fn loader(l: Option<&NamedLoader>) -> String {
+    l.map(|l| {
+        let class = serde_json::Value::String(l.class_name.clone());
+        format!(r#","loader":{{"id":{},"class":{class}}}"#, l.id)
+    })
+    .unwrap_or_default()
+}
+
+/// ` (loader CLASS@0xID)` where a class name is shared by several loaders' classes.
+fn loader_text(l: Option<&NamedLoader>) -> String {
+    l.map(|l| format!(" (loader {}@0x{:x})", l.class_name, l.id))
+        .unwrap_or_default()
+}
+
 fn json(s: &Suspect) -> String {
     let kind = match s.kind {
         SuspectKind::Class => "class",
@@ -214,13 +266,15 @@ fn json(s: &Suspect) -> String {
     let top: Vec<String> = s
         .top_classes
         .iter()
-        .map(|(name, retained)| {
-            let name = serde_json::Value::String(name.clone());
-            format!(r#"{{"class":{name},"retained":{retained}}}"#)
+        .map(|t| {
+            let name = serde_json::Value::String(t.class_name.clone());
+            let loader = loader(t.loader.as_ref());
+            format!(r#"{{"class":{name}{loader},"retained":{}}}"#, t.retained)
         })
         .collect();
+    let loader = loader(s.loader.as_ref());
     format!(
-        r#"{{"kind":"{kind}","class":{class}{id},"retained":{},"share":{:.4},"accumulation_point":{},"path":{},"top_classes":[{}]}}"#,
+        r#"{{"kind":"{kind}","class":{class}{loader}{id},"retained":{},"share":{:.4},"accumulation_point":{},"path":{},"top_classes":[{}]}}"#,
         s.retained,
         s.share,
         node(&s.accumulation_point),
@@ -230,9 +284,10 @@ fn json(s: &Suspect) -> String {
 }
 
 fn write_text(out: &mut dyn Write, k: usize, s: &Suspect) -> std::io::Result<()> {
+    let loader = loader_text(s.loader.as_ref());
     let what = match s.kind {
-        SuspectKind::Class => format!("The instances of {}", s.class_name),
-        _ => format!("One {} @ 0x{:x}", s.class_name, s.object.id),
+        SuspectKind::Class => format!("The instances of {}{loader}", s.class_name),
+        _ => format!("One {}{loader} @ 0x{:x}", s.class_name, s.object.id),
     };
     writeln!(
         out,
@@ -254,8 +309,9 @@ fn write_text(out: &mut dyn Write, k: usize, s: &Suspect) -> std::io::Result<()>
         writeln!(out, "    {} @ 0x{:x}{via}", step.class_name, step.id)?;
     }
     writeln!(out, "  Inside it, by retained bytes:")?;
-    for (name, retained) in &s.top_classes {
-        writeln!(out, "    {retained:>12}  {name}")?;
+    for t in &s.top_classes {
+        let loader = loader_text(t.loader.as_ref());
+        writeln!(out, "    {:>12}  {}{loader}", t.retained, t.class_name)?;
     }
     Ok(())
 }

@@ -8,8 +8,10 @@
 )]
 
 use hprof::binary::diff::{Census, HeapDiff};
-use hprof::binary::graph::{Graph, Options, SuspectKind, SuspectOptions, Via};
+use hprof::binary::graph::{Graph, NodeClasses, Options, SuspectKind, SuspectOptions, Via};
 use hprof::binary::histogram::Histogram;
+use hprof::binary::write::HeapBuilder;
+use hprof::binary::{BasicType, GcRoot, IdSize, Value};
 
 fn read(path: &str) -> Vec<u8> {
     std::fs::read(format!("{}/tests/data/{path}", env!("CARGO_MANIFEST_DIR"))).unwrap()
@@ -162,12 +164,15 @@ fn the_top_suspect_is_the_leaking_map_reached_from_its_static_field() {
             ("java.util.HashMap$Node[]", None),
         ]
     );
-    assert_eq!(top.top_classes[0].0, "java.util.HashMap$Node");
+    assert_eq!(top.top_classes[0].class_name, "java.util.HashMap$Node");
     assert!(
         top.top_classes
             .iter()
-            .any(|(c, r)| c == "byte[]" && *r >= 3000 * 512)
+            .any(|t| t.class_name == "byte[]" && t.retained >= 3000 * 512)
     );
+    // One loader per class name in this dump: no row names a loader.
+    assert!(suspects.iter().all(|s| s.loader.is_none()));
+    assert!(top.top_classes.iter().all(|t| t.loader.is_none()));
     // One leak, one suspect: the classes along it are inside the object suspect.
     assert_eq!(suspects.len(), 1);
     // A lower threshold finds more; no object suspect retains more than the top one.
@@ -231,4 +236,200 @@ fn every_real_dump_gives_consistent_answers() {
         // Android and JDK 5–17 strings decode: every dump has duplicated strings.
         assert!(!graph.index().duplicate_strings(1).is_empty(), "{path}");
     }
+}
+
+/// Keeping each object's class from the build changes no answer, and the suspects' paths
+/// (searched along the dominator chain) are shortest paths: as long as the breadth-first
+/// search's, each step a reference of the one before.
+#[test]
+fn kept_classes_and_dominator_chain_paths_give_the_same_answers() {
+    for path in REAL {
+        let data = read(path);
+        for base in [Options::default(), Options::ahat()] {
+            let kept = Options {
+                classes: NodeClasses::Keep,
+                ..base
+            };
+            let decoded = Graph::build(&data, base).unwrap();
+            let graph = Graph::build(&data, kept).unwrap();
+            assert_eq!(graph.class_retained(), decoded.class_retained(), "{path}");
+            let low = SuspectOptions {
+                threshold: 0.01,
+                ..SuspectOptions::default()
+            };
+            let suspects = graph.leak_suspects(low);
+            let before = decoded.leak_suspects(low);
+            assert!(!suspects.is_empty(), "{path}");
+            assert_eq!(suspects.len(), before.len(), "{path}");
+            for (s, b) in suspects.iter().zip(&before) {
+                assert_eq!(
+                    (
+                        &s.class_name,
+                        s.retained,
+                        &s.accumulation_point,
+                        &s.top_classes
+                    ),
+                    (
+                        &b.class_name,
+                        b.retained,
+                        &b.accumulation_point,
+                        &b.top_classes
+                    ),
+                    "{path}"
+                );
+                let point = s.accumulation_point.node;
+                let bfs = graph.path(point).unwrap();
+                assert_eq!(s.path.len(), bfs.len(), "{path}: not a shortest path");
+                assert!(graph.roots().contains(&s.path[0].node), "{path}");
+                for pair in s.path.windows(2) {
+                    let refs = graph.references(pair[0].node);
+                    assert!(
+                        refs.iter()
+                            .any(|(t, via)| *t == pair[1].node && Some(via) == pair[0].via.as_ref()),
+                        "{path}: {:?} does not reference the next step",
+                        pair[0]
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// One plugin class defined by two loaders of the same class in both dumps (ids differ
+/// between the dumps), and a class defined once in each dump by different loaders.
+fn plugin_dump(loaders: [u64; 2], classes: [u64; 2], counts: [u64; 2], single_by: u64) -> Vec<u8> {
+    // Classes first, then objects, as HotSpot writes them.
+    let mut heap = HeapBuilder::new(IdSize::Eight);
+    heap.class(0x10, "java.lang.Object", 0, &[])
+        .class(0x11, "java.lang.ClassLoader", 0x10, &[])
+        .class(0x12, "com.example.PluginLoader", 0x11, &[]);
+    for k in 0..2 {
+        heap.class_loaded_by(
+            classes[k],
+            "com.example.Plugin",
+            0x10,
+            loaders[k],
+            &[("n", BasicType::Int)],
+        );
+        heap.root(GcRoot::StickyClass {
+            object_id: classes[k],
+        });
+    }
+    heap.class_loaded_by(
+        0x70,
+        "com.example.Single",
+        0x10,
+        single_by,
+        &[("n", BasicType::Int)],
+    );
+    for &l in &loaders {
+        heap.instance(l, 0x12, &[]);
+        heap.root(GcRoot::JniGlobal {
+            object_id: l,
+            jni_global_ref_id: l,
+        });
+    }
+    let mut next = 0x1000;
+    for k in 0..2 {
+        for _ in 0..counts[k] {
+            heap.instance(next, classes[k], &[Value::Int(1)]);
+            heap.root(GcRoot::StickyClass { object_id: next });
+            next += 1;
+        }
+    }
+    heap.instance(next, 0x70, &[Value::Int(1)]);
+    heap.root(GcRoot::StickyClass { object_id: next });
+    heap.build().unwrap()
+}
+
+#[test]
+fn classes_of_one_name_from_several_loaders_are_kept_apart() {
+    // Baseline: loader 0x500 defines 0x30 (2 instances), 0x501 defines 0x31 (1).
+    let baseline = plugin_dump([0x500, 0x501], [0x30, 0x31], [2, 1], 0x500);
+    // Current: other ids; the first loader by id (0x600) still has 2, the second 4; the
+    // lone class is now defined by the second loader.
+    let current = plugin_dump([0x600, 0x601], [0x40, 0x41], [2, 4], 0x601);
+    let censuses = HeapDiff::of_censuses(
+        &Census::salvage(&baseline).unwrap().value,
+        &Census::salvage(&current).unwrap().value,
+    );
+    let (a, b) = (
+        Graph::build(&baseline, Options::default()).unwrap(),
+        Graph::build(&current, Options::default()).unwrap(),
+    );
+    let graphs = HeapDiff::of_graphs(&a, &b);
+    for diff in [&censuses, &graphs] {
+        let rows: Vec<(Option<String>, i64, u64, u64)> = diff
+            .classes
+            .iter()
+            .filter(|c| c.class_name == "com.example.Plugin")
+            .map(|c| {
+                (
+                    c.loader.as_ref().map(ToString::to_string),
+                    c.delta_instances(),
+                    c.baseline.map_or(0, |s| s.instances),
+                    c.current.map_or(0, |s| s.instances),
+                )
+            })
+            .collect();
+        assert_eq!(
+            rows,
+            [
+                (Some("com.example.PluginLoader#1".to_owned()), 3, 1, 4),
+                (Some("com.example.PluginLoader#0".to_owned()), 0, 2, 2),
+            ]
+        );
+        // Defined once in each dump: one row, whatever loader defined it.
+        let single = class(diff, "com.example.Single");
+        assert_eq!(
+            (single.loader.as_ref(), single.delta_instances()),
+            (None, 0)
+        );
+        assert_eq!(diff.total.delta_instances(), 3);
+    }
+    // The plain histogram still sums the name.
+    let plugin = Histogram::parse(&current)
+        .unwrap()
+        .rows()
+        .into_iter()
+        .find(|r| r.class_name == "com.example.Plugin")
+        .unwrap();
+    assert_eq!(plugin.instances, 6);
+    // Leak suspects and class rows keep them apart too, each naming its loader.
+    let rows: Vec<_> = b
+        .class_retained()
+        .into_iter()
+        .filter(|r| r.class_name == "com.example.Plugin")
+        .map(|r| (r.class_id, r.instances))
+        .collect();
+    assert_eq!(rows.len(), 2);
+    assert!(rows.contains(&(Some(0x40), 2)) && rows.contains(&(Some(0x41), 4)));
+    let suspects = b.leak_suspects(SuspectOptions {
+        threshold: 0.0,
+        ..SuspectOptions::default()
+    });
+    // Every instance is a root of its own: each an object suspect, naming its loader.
+    let mut plugins: Vec<(u64, String)> = suspects
+        .iter()
+        .filter(|s| s.kind == SuspectKind::Object && s.class_name == "com.example.Plugin")
+        .map(|s| {
+            let l = s.loader.as_ref().expect("a shared name names its loader");
+            (l.id, l.class_name.clone())
+        })
+        .collect();
+    plugins.sort();
+    let loader = "com.example.PluginLoader".to_owned();
+    assert_eq!(
+        plugins,
+        [
+            vec![(0x600, loader.clone()); 2],
+            vec![(0x601, loader.clone()); 4]
+        ]
+        .concat()
+    );
+    let single = suspects
+        .iter()
+        .find(|s| s.class_name == "com.example.Single")
+        .unwrap();
+    assert_eq!(single.loader, None);
 }

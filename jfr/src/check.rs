@@ -1,14 +1,14 @@
 //! The fast path of [`crate::Chunk::check_records`] for chunks with compressed integers: one
 //! record's size, type and fields checked against its class's flattened layout
-//! ([`crate::value::Op`]) with the position kept in a register. It only ever says "this record
+//! ([`crate::metadata::Op`]) with the position kept in a register. It only ever says "this record
 //! is whole, it ends here" or "not sure": on anything unusual (a long integer, a string of
 //! chars, a record near the end of the input, damage) the caller checks the record again the
 //! careful way, through [`Cursor`], which gives the error with its offset. So the fast path
 //! decides nothing on its own: a record it accepts is one the careful path accepts too.
 
 use crate::cursor::Cursor;
-use crate::metadata::Metadata;
-use crate::value::{self, Op};
+use crate::metadata::{Metadata, Op};
+use crate::value;
 
 /// The high bit of every byte of a word: a byte without it ends a compressed integer.
 const STOPS: u64 = 0x8080_8080_8080_8080;

@@ -9,7 +9,6 @@ use crate::check;
 use crate::constant_pool::{Checkpoint, ConstantPools};
 use crate::cursor::Cursor;
 use crate::error::{Error, Result};
-use crate::event::Event;
 use crate::header::{ChunkHeader, HEADER_SIZE};
 use crate::metadata::Metadata;
 use crate::value::{self, Value};
@@ -152,45 +151,26 @@ impl<'a> Chunk<'a> {
 
     /// Why the chunk ends before its declared end: `Some(Truncated…)` for a chunk the input
     /// holds only part of, `None` for a whole chunk.
+    #[inline]
     pub fn cut(&self) -> Option<&Error> {
         self.cut.as_ref()
     }
 
     /// The byte range of the chunk in the input (up to the cut, for a cut chunk).
+    #[inline]
     pub fn range(&self) -> std::ops::Range<usize> {
         self.start..self.end
     }
 
     /// The input the chunk lies in.
+    #[inline]
     pub fn data(&self) -> &'a [u8] {
         self.data
     }
 
-    /// Every event of the chunk in file order (metadata and checkpoint events left out). For
-    /// a cut chunk, the last item is the `Truncated` error saying where it was cut.
-    pub fn events(&self) -> Events<'_, 'a> {
-        Events {
-            chunk: self,
-            pos: self.start + HEADER_SIZE,
-            done: false,
-            all: false,
-        }
-    }
-
-    /// Every record of the chunk in file order, metadata (type 0) and checkpoint (type 1)
-    /// events included.
-    pub fn records(&self) -> Events<'_, 'a> {
-        Events {
-            chunk: self,
-            pos: self.start + HEADER_SIZE,
-            done: false,
-            all: true,
-        }
-    }
-
     /// Walks every record of the chunk in file order, decoding and checking every field of
-    /// every event against its class (what [`Event::validate`] does, without building an
-    /// [`Event`] per record), and calls `each(type id, size)` for each record, metadata and
+    /// every event against its class (what [`Event::validate`](crate::Event::validate) does,
+    /// without building an [`Event`](crate::Event) per record), and calls `each(type id, size)` for each record, metadata and
     /// checkpoint events included. Stops at the first error; for a cut chunk, ends with its
     /// `Truncated` error. The fast path of `jfr-summary`.
     pub fn check_records(&self, mut each: impl FnMut(i64, usize)) -> Result<()> {
@@ -317,51 +297,6 @@ pub(crate) fn record_head(c: &mut Cursor<'_>) -> Result<(usize, i64)> {
         ));
     }
     Ok((size, kind))
-}
-
-/// The events of a chunk, in file order (see [`Chunk::events`]).
-#[derive(Debug, Clone)]
-pub struct Events<'c, 'a> {
-    chunk: &'c Chunk<'a>,
-    pos: usize,
-    done: bool,
-    all: bool,
-}
-
-impl<'c, 'a> Iterator for Events<'c, 'a> {
-    type Item = Result<Event<'c, 'a>>;
-
-    fn next(&mut self) -> Option<Self::Item> {
-        loop {
-            if self.done {
-                return None;
-            }
-            if self.pos >= self.chunk.end {
-                self.done = true;
-                return self.chunk.cut.clone().map(Err);
-            }
-            let chunk = self.chunk;
-            let mut c = Cursor::new(
-                chunk.data,
-                self.pos,
-                chunk.end,
-                chunk.header.compressed_integers(),
-            );
-            let (size, kind) = match record_head(&mut c) {
-                Ok(head) => head,
-                Err(e) => {
-                    self.done = true;
-                    return Some(Err(e));
-                }
-            };
-            let offset = self.pos;
-            self.pos += size;
-            if !self.all && (kind == 0 || kind == 1) {
-                continue;
-            }
-            return Some(Ok(Event::new(chunk, offset, size, kind, c.pos())));
-        }
-    }
 }
 
 /// The chunks of a recording, one after another: a recording file is a sequence of

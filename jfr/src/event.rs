@@ -1,10 +1,12 @@
 //! One event record: its size, its type id, then the fields its class declares, in order.
 //! Decoded generically from the chunk's metadata: every field by name, arrays, nested
-//! structs, strings, and references resolved through the chunk's constant pools.
+//! structs, strings, and references resolved through the chunk's constant pools. The records
+//! of a chunk, one after another, are [`Chunk::events`] and [`Chunk::records`].
 
-use crate::chunk::Chunk;
+use crate::chunk::{Chunk, record_head};
 use crate::cursor::Cursor;
 use crate::error::{Error, Result};
+use crate::header::HEADER_SIZE;
 use crate::metadata::Class;
 use crate::value::{self, Object, Value};
 
@@ -197,5 +199,75 @@ impl<'c, 'a> Event<'c, 'a> {
         }
         let start = start.unwrap_or(0);
         Ok((start, start.wrapping_add(duration)))
+    }
+}
+
+impl<'a> Chunk<'a> {
+    /// Every event of the chunk in file order (metadata and checkpoint events left out). For
+    /// a cut chunk, the last item is the `Truncated` error saying where it was cut.
+    pub fn events(&self) -> Events<'_, 'a> {
+        Events {
+            chunk: self,
+            pos: self.range().start + HEADER_SIZE,
+            done: false,
+            all: false,
+        }
+    }
+
+    /// Every record of the chunk in file order, metadata (type 0) and checkpoint (type 1)
+    /// events included.
+    pub fn records(&self) -> Events<'_, 'a> {
+        Events {
+            chunk: self,
+            pos: self.range().start + HEADER_SIZE,
+            done: false,
+            all: true,
+        }
+    }
+}
+
+/// The events of a chunk, in file order (see [`Chunk::events`]).
+#[derive(Debug, Clone)]
+pub struct Events<'c, 'a> {
+    chunk: &'c Chunk<'a>,
+    pos: usize,
+    done: bool,
+    all: bool,
+}
+
+impl<'c, 'a> Iterator for Events<'c, 'a> {
+    type Item = Result<Event<'c, 'a>>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        loop {
+            if self.done {
+                return None;
+            }
+            let chunk = self.chunk;
+            let end = chunk.range().end;
+            if self.pos >= end {
+                self.done = true;
+                return chunk.cut().cloned().map(Err);
+            }
+            let mut c = Cursor::new(
+                chunk.data(),
+                self.pos,
+                end,
+                chunk.header.compressed_integers(),
+            );
+            let (size, kind) = match record_head(&mut c) {
+                Ok(head) => head,
+                Err(e) => {
+                    self.done = true;
+                    return Some(Err(e));
+                }
+            };
+            let offset = self.pos;
+            self.pos += size;
+            if !self.all && (kind == 0 || kind == 1) {
+                continue;
+            }
+            return Some(Ok(Event::new(chunk, offset, size, kind, c.pos())));
+        }
     }
 }

@@ -57,10 +57,10 @@ mod time;
 mod typed;
 mod value;
 
-pub use chunk::{Chunk, Chunks, Events};
+pub use chunk::{Chunk, Chunks};
 pub use constant_pool::{Checkpoint, ConstantPools};
 pub use error::{Error, Result};
-pub use event::Event;
+pub use event::{Event, Events};
 pub use header::{ChunkHeader, HEADER_SIZE, MAGIC};
 pub use metadata::{Annotation, Class, Field, FieldKind, Metadata, Region, Setting, Unit};
 pub use stack::{Frame, FrameType, Method, StackTrace};

@@ -1,6 +1,7 @@
 //! The metadata event (type 0): its string table and the element tree (`root` → `metadata`
 //! → `class` → `field`/`setting`/`annotation`, and `region`), read into classes whose fields
-//! say how every event and constant is laid out.
+//! say how every event and constant is laid out; and each class's layout, its fields
+//! flattened into the operations ([`Op`]) that check and skip a value.
 
 use std::sync::Arc;
 
@@ -31,7 +32,7 @@ pub struct Metadata {
     dense: Vec<u32>,
     /// Each class's fields flattened into the operations that check and skip a value.
     #[cfg_attr(feature = "serde", serde(skip))]
-    pub(crate) layouts: Vec<Box<[crate::value::Op]>>,
+    pub(crate) layouts: Vec<Box<[Op]>>,
     /// The event's bytes from the id on: a later chunk whose metadata event holds the same
     /// bytes shares this metadata.
     #[cfg_attr(feature = "serde", serde(skip))]
@@ -210,6 +211,79 @@ impl Class {
     /// The index of the field named `name`.
     pub fn field_index(&self, name: &str) -> Option<usize> {
         self.fields.iter().position(|f| f.name == name)
+    }
+}
+
+/// One step of checking and skipping a value, with inline structs flattened into their
+/// fields (see [`compile`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Op {
+    Byte,
+    /// This many integers in a row (`short`, `char`, `int`, `long`, references): in a chunk
+    /// with compressed integers, that many varints.
+    Varints(u32),
+    F32,
+    F64,
+    Str,
+    /// An array of values of this kind.
+    Array(FieldKind),
+    /// A struct left unflattened (deep, large or self-containing): skipped field by field.
+    Struct(usize),
+}
+
+/// Most operations a class's flattened layout holds; beyond, structs stay [`Op::Struct`].
+const MAX_OPS: usize = 512;
+
+/// Every class's layout: its fields as [`Op`]s, inline structs flattened a few levels deep.
+fn compile(md: &Metadata) -> Vec<Box<[Op]>> {
+    (0..md.classes.len())
+        .map(|i| {
+            let mut ops = Vec::new();
+            flatten(md, i, &mut ops, 0);
+            ops.into_boxed_slice()
+        })
+        .collect()
+}
+
+fn flatten(md: &Metadata, class: usize, ops: &mut Vec<Op>, depth: usize) {
+    if md.string_class == Some(class) {
+        ops.push(Op::Str);
+        return;
+    }
+    let Some(cls) = md.classes.get(class) else {
+        return;
+    };
+    for f in &cls.fields {
+        if f.array {
+            ops.push(Op::Array(f.kind));
+            continue;
+        }
+        let op = match f.kind {
+            FieldKind::Boolean | FieldKind::Byte => Op::Byte,
+            FieldKind::Char
+            | FieldKind::Short
+            | FieldKind::Int
+            | FieldKind::Long
+            | FieldKind::Constant(_) => {
+                if let Some(Op::Varints(n)) = ops.last_mut() {
+                    *n += 1;
+                    continue;
+                }
+                Op::Varints(1)
+            }
+            FieldKind::Float => Op::F32,
+            FieldKind::Double => Op::F64,
+            FieldKind::String => Op::Str,
+            FieldKind::Struct(inner) => {
+                let size = md.classes.get(inner).map_or(0, |c| c.fields.len());
+                if depth < 4 && ops.len() + size < MAX_OPS && md.string_class != Some(inner) {
+                    flatten(md, inner, ops, depth + 1);
+                    continue;
+                }
+                Op::Struct(inner)
+            }
+        };
+        ops.push(op);
     }
 }
 
@@ -477,7 +551,7 @@ impl Metadata {
                 }
             }
         }
-        md.layouts = crate::value::compile(&md);
+        md.layouts = compile(&md);
         Ok(Arc::new(md))
     }
 

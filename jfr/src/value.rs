@@ -6,7 +6,7 @@ use std::borrow::Cow;
 
 use crate::cursor::Cursor;
 use crate::error::{Error, Result};
-use crate::metadata::{Field, FieldKind, Metadata};
+use crate::metadata::{Field, FieldKind, Metadata, Op};
 use crate::strings::{self, RawString};
 
 /// Deepest nesting of structs inside structs accepted (real recordings nest 2 deep; hostile
@@ -242,79 +242,6 @@ pub(crate) fn skip_struct(
         }
     }
     Ok(())
-}
-
-/// One step of checking and skipping a value, with inline structs flattened into their
-/// fields (see [`compile`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Op {
-    Byte,
-    /// This many integers in a row (`short`, `char`, `int`, `long`, references): in a chunk
-    /// with compressed integers, that many varints.
-    Varints(u32),
-    F32,
-    F64,
-    Str,
-    /// An array of values of this kind.
-    Array(FieldKind),
-    /// A struct left unflattened (deep, large or self-containing): skipped field by field.
-    Struct(usize),
-}
-
-/// Most operations a class's flattened layout holds; beyond, structs stay [`Op::Struct`].
-const MAX_OPS: usize = 512;
-
-/// Every class's layout: its fields as [`Op`]s, inline structs flattened a few levels deep.
-pub(crate) fn compile(md: &Metadata) -> Vec<Box<[Op]>> {
-    (0..md.classes.len())
-        .map(|i| {
-            let mut ops = Vec::new();
-            flatten(md, i, &mut ops, 0);
-            ops.into_boxed_slice()
-        })
-        .collect()
-}
-
-fn flatten(md: &Metadata, class: usize, ops: &mut Vec<Op>, depth: usize) {
-    if md.string_class == Some(class) {
-        ops.push(Op::Str);
-        return;
-    }
-    let Some(cls) = md.classes.get(class) else {
-        return;
-    };
-    for f in &cls.fields {
-        if f.array {
-            ops.push(Op::Array(f.kind));
-            continue;
-        }
-        let op = match f.kind {
-            FieldKind::Boolean | FieldKind::Byte => Op::Byte,
-            FieldKind::Char
-            | FieldKind::Short
-            | FieldKind::Int
-            | FieldKind::Long
-            | FieldKind::Constant(_) => {
-                if let Some(Op::Varints(n)) = ops.last_mut() {
-                    *n += 1;
-                    continue;
-                }
-                Op::Varints(1)
-            }
-            FieldKind::Float => Op::F32,
-            FieldKind::Double => Op::F64,
-            FieldKind::String => Op::Str,
-            FieldKind::Struct(inner) => {
-                let size = md.classes.get(inner).map_or(0, |c| c.fields.len());
-                if depth < 4 && ops.len() + size < MAX_OPS && md.string_class != Some(inner) {
-                    flatten(md, inner, ops, depth + 1);
-                    continue;
-                }
-                Op::Struct(inner)
-            }
-        };
-        ops.push(op);
-    }
 }
 
 /// Checks and skips a value of the class at `class`, laid out as `ops` (its layout).

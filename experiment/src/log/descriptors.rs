@@ -2,9 +2,7 @@
 //! files and `<profpckt kind>` packet layouts made of `<field>`s with their `<state>` names
 //! (format notes §3–§4, gprofng `ExperimentHandler::startElement`).
 
-use super::parse::{Ctx, Parser};
-use super::{Attrs, Log, attr, parse_i64, parse_u64};
-use crate::error::{Error, Result};
+use super::{Attrs, attr, parse_i64, parse_u64};
 
 /// Type of a `<field>` of a packet descriptor.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -120,7 +118,8 @@ pub struct Profile {
     pub name: String,
     /// `<profdata fname>` children.
     pub data_files: Vec<String>,
-    /// Kinds of the `<profpckt>` children (descriptors live in [`Log::packets`]).
+    /// Kinds of the `<profpckt>` children (descriptors live in
+    /// [`Log::packets`](super::Log::packets)).
     pub packet_kinds: Vec<u16>,
     /// `ptimer` of `profile` (clock profiling): the sampling interval in µs.
     pub ptimer: Option<u64>,
@@ -174,22 +173,29 @@ pub struct HwCounter {
     pub memop: Option<String>,
 }
 
-/// Handles a descriptor element; `None` when `name` is not one.
-pub(super) fn start(
-    p: &mut Parser<'_>,
-    name: &str,
-    parent: Option<Ctx>,
-    attributes: Vec<(String, String)>,
-    offset: usize,
-) -> Result<Option<Ctx>> {
-    let (data, file) = (p.data, p.file);
-    let log = &mut p.log;
-    let profile = &mut p.profile;
-    let unfiled = &mut p.unfiled;
-    Ok(Some(match name {
+/// A descriptor element, as read: what it says, for the log reader to place in the
+/// profile (and packet descriptor) it belongs to.
+#[derive(Debug)]
+pub(super) enum Descriptor {
+    /// `<profile>` (boxed: far larger than the other elements).
+    Profile(Box<Profile>),
+    /// `<profdata fname>`: a data file of the open profile.
+    DataFile(String),
+    /// `<profpckt kind uname>`: a packet layout of the open profile, its `profile`, `file`
+    /// and `fields` still empty.
+    Packet(PacketDescriptor),
+    /// `<field>` of the open `<profpckt>`.
+    Field(FieldDescriptor),
+    /// `<state>` of the open `<field>`.
+    State(StateName),
+}
+
+/// Reads a descriptor element; `None` when `name` is not one.
+pub(super) fn read(name: &str, attributes: Vec<(String, String)>) -> Option<Descriptor> {
+    Some(match name {
         "profile" => {
             let mut a = Attrs::new(attributes);
-            log.profiles.push(Profile {
+            Descriptor::Profile(Box::new(Profile {
                 name: a.take("name").unwrap_or_default(),
                 data_files: Vec::new(),
                 packet_kinds: Vec::new(),
@@ -209,71 +215,24 @@ pub(super) fn start(
                 version: a.take("version"),
                 scheme: a.take("scheme"),
                 other: a.other(),
-            });
-            *profile = Some(log.profiles.len() - 1);
-            Ctx::Profile
+            }))
         }
         "profdata" => {
-            let fname = attr(&attributes, "fname").unwrap_or_default().to_owned();
-            let idx = profile_for(log, parent, profile);
-            if let Some(p) = log.profiles.get_mut(idx) {
-                p.data_files.push(fname.clone());
-            }
-            let pname = log
-                .profiles
-                .get(idx)
-                .map(|p| p.name.clone())
-                .unwrap_or_default();
-            for i in unfiled.remove(&pname).unwrap_or_default() {
-                if let Some(d) = log.packets.get_mut(i) {
-                    d.file = Some(fname.clone());
-                }
-            }
-            Ctx::Other
+            Descriptor::DataFile(attr(&attributes, "fname").unwrap_or_default().to_owned())
         }
         "profpckt" => {
-            let idx = profile_for(log, parent, profile);
             let kind = attr(&attributes, "kind").map(parse_u64).unwrap_or(0);
-            let kind = u16::try_from(kind).unwrap_or(u16::MAX);
-            let (pname, file) = match log.profiles.get_mut(idx) {
-                Some(p) => {
-                    p.packet_kinds.push(kind);
-                    (p.name.clone(), p.data_files.last().cloned())
-                }
-                None => (String::new(), None),
-            };
-            if file.is_none() {
-                unfiled
-                    .entry(pname.clone())
-                    .or_default()
-                    .push(log.packets.len());
-            }
-            log.packets.push(PacketDescriptor {
-                kind,
+            Descriptor::Packet(PacketDescriptor {
+                kind: u16::try_from(kind).unwrap_or(u16::MAX),
                 uname: attr(&attributes, "uname").map(str::to_owned),
-                profile: pname,
-                file,
+                profile: String::new(),
+                file: None,
                 fields: Vec::new(),
-            });
-            Ctx::Packet
+            })
         }
         "field" => {
-            let Some(d) = log
-                .packets
-                .last_mut()
-                .filter(|_| parent == Some(Ctx::Packet))
-            else {
-                let (line, column) = crate::xml::line_column(data, offset);
-                return Err(Error::Xml {
-                    file: file.to_owned(),
-                    line,
-                    column,
-                    expected: "`<field>` inside `<profpckt>`".into(),
-                    found: "`<field>` outside any packet descriptor".into(),
-                });
-            };
             let type_name = attr(&attributes, "type").unwrap_or_default().to_owned();
-            d.fields.push(FieldDescriptor {
+            Descriptor::Field(FieldDescriptor {
                 name: attr(&attributes, "name").unwrap_or_default().to_owned(),
                 uname: attr(&attributes, "uname").map(str::to_owned),
                 offset: u32::try_from(attr(&attributes, "offset").map(parse_u64).unwrap_or(0))
@@ -283,39 +242,13 @@ pub(super) fn start(
                 noshow: attr(&attributes, "noshow").is_some(),
                 format: attr(&attributes, "format").map(str::to_owned),
                 states: Vec::new(),
-            });
-            Ctx::Field
+            })
         }
-        "state" => {
-            if parent == Some(Ctx::Field) {
-                if let Some(f) = log.packets.last_mut().and_then(|d| d.fields.last_mut()) {
-                    f.states.push(StateName {
-                        value: attr(&attributes, "value").map(parse_i64).unwrap_or(0),
-                        name: attr(&attributes, "name").unwrap_or_default().to_owned(),
-                        uname: attr(&attributes, "uname").unwrap_or_default().to_owned(),
-                    });
-                }
-            }
-            Ctx::Other
-        }
-        _ => return Ok(None),
-    }))
-}
-
-/// The profile a `profdata`/`profpckt` belongs to: the open `<profile>`, or (old HWC logs)
-/// an implicit `hwcounter` profile.
-fn profile_for(log: &mut Log, parent: Option<Ctx>, open: &mut Option<usize>) -> usize {
-    if let (Some(Ctx::Profile), Some(i)) = (parent, *open) {
-        return i;
-    }
-    if let Some(i) = *open {
-        return i;
-    }
-    log.profiles.push(Profile {
-        name: "hwcounter".into(),
-        ..Profile::default()
-    });
-    let i = log.profiles.len() - 1;
-    *open = Some(i);
-    i
+        "state" => Descriptor::State(StateName {
+            value: attr(&attributes, "value").map(parse_i64).unwrap_or(0),
+            name: attr(&attributes, "name").unwrap_or_default().to_owned(),
+            uname: attr(&attributes, "uname").unwrap_or_default().to_owned(),
+        }),
+        _ => return None,
+    })
 }

@@ -1,7 +1,6 @@
 //! `log.xml`'s event log: `<event kind=…>` (run, exit, samples, pause/resume, descendants,
 //! Java threads and GC, collector messages) (format notes §4).
 
-use super::parse::{Ctx, Parser};
 use super::{Attrs, Timestamp, parse_tstamp};
 
 /// The kinds of `<event kind=…>`.
@@ -170,12 +169,12 @@ pub struct CollectorMessage {
     pub text: String,
 }
 
-/// Handles an `<event>`: its kind and time, the other attributes as written (the text
+/// Reads an `<event>`: its kind and time, the other attributes as written (the text
 /// follows as character data).
-pub(super) fn start(p: &mut Parser<'_>, attributes: Vec<(String, String)>) -> Ctx {
+pub(super) fn read(attributes: Vec<(String, String)>) -> LogEvent {
     let mut a = Attrs::new(attributes);
     let kind = EventKind::from_name(&a.take("kind").unwrap_or_default());
-    p.log.events.push(LogEvent {
+    LogEvent {
         kind,
         tstamp: a.take("tstamp").map_or(0, |t| parse_tstamp(&t)),
         text: a.take("text").unwrap_or_default(),
@@ -195,6 +194,5 @@ pub(super) fn start(p: &mut Parser<'_>, attributes: Vec<(String, String)>) -> Ct
         grpname: a.take("grpname"),
         prntname: a.take("prntname"),
         other: a.other(),
-    });
-    Ctx::Event
+    }
 }

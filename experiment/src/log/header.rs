@@ -1,7 +1,6 @@
 //! `log.xml`'s header: `<experiment>`, `<collector>`, `<system>` (with its `<cpu>` and power
 //! elements), `<process>` and `<setting>` (format notes §4).
 
-use super::parse::{Ctx, Parser};
 use super::{Attrs, attr, parse_u64};
 use crate::error::{Error, Result};
 
@@ -118,7 +117,7 @@ pub struct Settings {
 
 impl Settings {
     /// Records one `<setting>` element's attributes.
-    fn add(&mut self, attributes: Vec<(String, String)>) {
+    pub(super) fn add(&mut self, attributes: Vec<(String, String)>) {
         for (name, value) in attributes {
             match name.as_str() {
                 "sample_period" => self.sample_period = Some(parse_u64(&value)),
@@ -141,85 +140,109 @@ impl Settings {
     }
 }
 
-/// Handles a header element; `None` when `name` is not one.
-pub(super) fn start(
-    p: &mut Parser<'_>,
+/// A header element, as read: what it says, for the log reader to keep.
+#[derive(Debug)]
+pub(super) enum Header {
+    /// `<experiment version>`, of a version this reader reads.
+    Experiment {
+        /// `version`.
+        version: String,
+    },
+    /// `<collector>`: its text follows as character data.
+    Collector,
+    /// `<system …>`'s attributes, for [`System::add`].
+    System(Vec<(String, String)>),
+    /// `<cpu …>`.
+    Cpu(Cpu),
+    /// `<frequency …>`.
+    Frequency(Frequency),
+    /// `<process …>`'s attributes, for [`Process::add`]; the command line follows as
+    /// character data.
+    Process(Vec<(String, String)>),
+    /// `<setting …>`'s attributes, for [`Settings::add`].
+    Setting(Vec<(String, String)>),
+    /// `<powerm>` or `<dataptr>`: containers, nothing to keep.
+    Other,
+}
+
+impl System {
+    /// Records one `<system>` element's attributes.
+    pub(super) fn add(&mut self, attributes: Vec<(String, String)>) {
+        for (k, v) in attributes {
+            match k.as_str() {
+                "hostname" => self.hostname = v,
+                "arch" => self.arch = v,
+                "os" => self.os = v,
+                "pagesz" => self.page_size = parse_u64(&v),
+                "npages" => self.npages = parse_u64(&v),
+                _ => self.other.push((k, v)),
+            }
+        }
+    }
+}
+
+impl Process {
+    /// Records one `<process>` element's attributes.
+    pub(super) fn add(&mut self, attributes: Vec<(String, String)>) {
+        for (k, v) in attributes {
+            match k.as_str() {
+                "pid" => self.pid = Some(parse_u64(&v)),
+                "ppid" => self.ppid = Some(parse_u64(&v)),
+                "pgrp" => self.pgrp = Some(parse_u64(&v)),
+                "sid" => self.sid = Some(parse_u64(&v)),
+                "cwd" => self.cwd = Some(v),
+                "wsize" => self.wsize = u32::try_from(parse_u64(&v)).ok(),
+                "stackbase" => self.stackbase = Some(parse_u64(&v)),
+                "pagesz" => self.page_size = Some(parse_u64(&v)),
+                _ => self.other.push((k, v)),
+            }
+        }
+    }
+}
+
+/// Reads a header element; `None` when `name` is not one. `data` and `offset` place an error
+/// (an `<experiment>` of a version older than 12).
+pub(super) fn read(
     name: &str,
     attributes: Vec<(String, String)>,
+    data: &[u8],
     offset: usize,
-) -> Result<Option<Ctx>> {
-    let data = p.data;
+) -> Result<Option<Header>> {
     Ok(Some(match name {
         "experiment" => {
-            p.saw_experiment = true;
-            let v = attr(&attributes, "version").unwrap_or_default().to_owned();
-            if parse_u64(v.split('.').next().unwrap_or_default()) < 12 {
+            let version = attr(&attributes, "version").unwrap_or_default().to_owned();
+            if parse_u64(version.split('.').next().unwrap_or_default()) < 12 {
                 let (line, column) = crate::xml::line_column(data, offset);
                 return Err(Error::ObsoleteVersion {
-                    found: v,
+                    found: version,
                     line,
                     column,
                 });
             }
-            p.log.version = v;
-            Ctx::Experiment
+            Header::Experiment { version }
         }
-        "collector" => Ctx::Collector,
-        "system" => {
-            let s = &mut p.log.system;
-            for (k, v) in attributes {
-                match k.as_str() {
-                    "hostname" => s.hostname = v,
-                    "arch" => s.arch = v,
-                    "os" => s.os = v,
-                    "pagesz" => s.page_size = parse_u64(&v),
-                    "npages" => s.npages = parse_u64(&v),
-                    _ => s.other.push((k, v)),
-                }
-            }
-            Ctx::System
-        }
+        "collector" => Header::Collector,
+        "system" => Header::System(attributes),
         "cpu" => {
             let mut a = Attrs::new(attributes);
-            p.log.system.cpus.push(Cpu {
+            Header::Cpu(Cpu {
                 id: a.take_u64("id").unwrap_or(0),
                 clk: a.take_u64("clk").unwrap_or(0),
                 frequency_scaling: a.take("frequency_scaling"),
                 turbo_mode: a.take("turbo_mode"),
                 other: a.other(),
-            });
-            Ctx::Other
+            })
         }
         "frequency" => {
             let mut a = Attrs::new(attributes);
-            p.log.system.power.push(Frequency {
+            Header::Frequency(Frequency {
                 clk: a.take_u64("clk"),
                 other: a.other(),
-            });
-            Ctx::Other
+            })
         }
-        "powerm" | "dataptr" => Ctx::Other,
-        "process" => {
-            let p = &mut p.log.process;
-            for (k, v) in attributes {
-                match k.as_str() {
-                    "pid" => p.pid = Some(parse_u64(&v)),
-                    "ppid" => p.ppid = Some(parse_u64(&v)),
-                    "pgrp" => p.pgrp = Some(parse_u64(&v)),
-                    "sid" => p.sid = Some(parse_u64(&v)),
-                    "cwd" => p.cwd = Some(v),
-                    "wsize" => p.wsize = u32::try_from(parse_u64(&v)).ok(),
-                    "stackbase" => p.stackbase = Some(parse_u64(&v)),
-                    "pagesz" => p.page_size = Some(parse_u64(&v)),
-                    _ => p.other.push((k, v)),
-                }
-            }
-            Ctx::Process
-        }
-        "setting" => {
-            p.log.settings.add(attributes);
-            Ctx::Other
-        }
+        "powerm" | "dataptr" => Header::Other,
+        "process" => Header::Process(attributes),
+        "setting" => Header::Setting(attributes),
         _ => return Ok(None),
     }))
 }

@@ -1,13 +1,19 @@
-//! The `log.xml` reader: one pass over the XML events, each element handed to the module of
-//! the log section it belongs to ([`super::header`], [`super::descriptors`], [`super::events`]).
+//! The `log.xml` reader: one pass over the XML events. Each element is read by the module of
+//! the log section it belongs to ([`super::header`], [`super::descriptors`],
+//! [`super::events`]), which returns what it says; this reader keeps it in the [`Log`], with
+//! the state that ties elements together (the open elements, the open `<profile>`, the packet
+//! descriptors still without a data file).
 
-use super::{Log, descriptors, events, header};
+use super::descriptors::{self, Descriptor};
+use super::header::{self, Header};
+use super::{Log, Profile, events};
 use crate::error::{Error, Result};
 use crate::xml::{XmlEvent, XmlReader};
 use std::collections::HashMap;
 
+/// What an open element is, as far as the elements inside it and its text care.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Ctx {
+enum Ctx {
     Experiment,
     Collector,
     System,
@@ -20,16 +26,16 @@ pub(super) enum Ctx {
 }
 
 /// The reader's state while it walks a log.
-pub(super) struct Parser<'d> {
-    pub(super) data: &'d [u8],
-    pub(super) file: &'d str,
-    pub(super) log: Log,
-    pub(super) saw_experiment: bool,
+struct Parser<'d> {
+    data: &'d [u8],
+    file: &'d str,
+    log: Log,
+    saw_experiment: bool,
     /// Index into `profiles` of the open `<profile>` (or of an implicit HWC profile).
-    pub(super) profile: Option<usize>,
+    profile: Option<usize>,
     /// Indices into `packets` of the descriptors without a data file yet, by profile name
     /// (the next `<profdata>` of that profile gives them its file).
-    pub(super) unfiled: HashMap<String, Vec<usize>>,
+    unfiled: HashMap<String, Vec<usize>>,
 }
 
 impl Log {
@@ -59,23 +65,18 @@ impl Log {
                     offset,
                 } => {
                     let parent = stack.last().copied();
-                    let ctx = match header::start(&mut p, &name, attributes.clone(), offset)? {
-                        Some(ctx) => ctx,
-                        None => match descriptors::start(
-                            &mut p,
-                            &name,
-                            parent,
-                            attributes.clone(),
-                            offset,
-                        )? {
-                            Some(ctx) => ctx,
-                            None if name == "event" => events::start(&mut p, attributes),
-                            None => {
-                                p.log.unknown_elements.push(name.clone());
-                                Ctx::Other
-                            }
-                        },
-                    };
+                    let ctx =
+                        if let Some(h) = header::read(&name, attributes.clone(), data, offset)? {
+                            p.header(h)
+                        } else if let Some(d) = descriptors::read(&name, attributes.clone()) {
+                            p.descriptor(d, parent, offset)?
+                        } else if name == "event" {
+                            p.log.events.push(events::read(attributes));
+                            Ctx::Event
+                        } else {
+                            p.log.unknown_elements.push(name.clone());
+                            Ctx::Other
+                        };
                     if !empty {
                         stack.push(ctx);
                     }
@@ -113,5 +114,142 @@ impl Log {
             });
         }
         Ok(p.log)
+    }
+}
+
+impl Parser<'_> {
+    /// Keeps a header element.
+    fn header(&mut self, h: Header) -> Ctx {
+        let log = &mut self.log;
+        match h {
+            Header::Experiment { version } => {
+                self.saw_experiment = true;
+                log.version = version;
+                Ctx::Experiment
+            }
+            Header::Collector => Ctx::Collector,
+            Header::System(attributes) => {
+                log.system.add(attributes);
+                Ctx::System
+            }
+            Header::Cpu(cpu) => {
+                log.system.cpus.push(cpu);
+                Ctx::Other
+            }
+            Header::Frequency(f) => {
+                log.system.power.push(f);
+                Ctx::Other
+            }
+            Header::Process(attributes) => {
+                log.process.add(attributes);
+                Ctx::Process
+            }
+            Header::Setting(attributes) => {
+                log.settings.add(attributes);
+                Ctx::Other
+            }
+            Header::Other => Ctx::Other,
+        }
+    }
+
+    /// Keeps a descriptor element in the profile (and packet descriptor) it belongs to;
+    /// `parent` is the element it stands in.
+    fn descriptor(&mut self, d: Descriptor, parent: Option<Ctx>, offset: usize) -> Result<Ctx> {
+        Ok(match d {
+            Descriptor::Profile(profile) => {
+                self.log.profiles.push(*profile);
+                self.profile = Some(self.log.profiles.len() - 1);
+                Ctx::Profile
+            }
+            Descriptor::DataFile(fname) => {
+                let idx = self.profile_for(parent);
+                let log = &mut self.log;
+                if let Some(p) = log.profiles.get_mut(idx) {
+                    p.data_files.push(fname.clone());
+                }
+                let pname = log
+                    .profiles
+                    .get(idx)
+                    .map(|p| p.name.clone())
+                    .unwrap_or_default();
+                for i in self.unfiled.remove(&pname).unwrap_or_default() {
+                    if let Some(d) = log.packets.get_mut(i) {
+                        d.file = Some(fname.clone());
+                    }
+                }
+                Ctx::Other
+            }
+            Descriptor::Packet(mut packet) => {
+                let idx = self.profile_for(parent);
+                let log = &mut self.log;
+                let (pname, file) = match log.profiles.get_mut(idx) {
+                    Some(p) => {
+                        p.packet_kinds.push(packet.kind);
+                        (p.name.clone(), p.data_files.last().cloned())
+                    }
+                    None => (String::new(), None),
+                };
+                if file.is_none() {
+                    self.unfiled
+                        .entry(pname.clone())
+                        .or_default()
+                        .push(log.packets.len());
+                }
+                packet.profile = pname;
+                packet.file = file;
+                log.packets.push(packet);
+                Ctx::Packet
+            }
+            Descriptor::Field(field) => {
+                let Some(d) = self
+                    .log
+                    .packets
+                    .last_mut()
+                    .filter(|_| parent == Some(Ctx::Packet))
+                else {
+                    let (line, column) = crate::xml::line_column(self.data, offset);
+                    return Err(Error::Xml {
+                        file: self.file.to_owned(),
+                        line,
+                        column,
+                        expected: "`<field>` inside `<profpckt>`".into(),
+                        found: "`<field>` outside any packet descriptor".into(),
+                    });
+                };
+                d.fields.push(field);
+                Ctx::Field
+            }
+            Descriptor::State(state) => {
+                if parent == Some(Ctx::Field) {
+                    if let Some(f) = self
+                        .log
+                        .packets
+                        .last_mut()
+                        .and_then(|d| d.fields.last_mut())
+                    {
+                        f.states.push(state);
+                    }
+                }
+                Ctx::Other
+            }
+        })
+    }
+
+    /// The profile a `profdata`/`profpckt` belongs to: the open `<profile>`, or (old HWC
+    /// logs) an implicit `hwcounter` profile.
+    fn profile_for(&mut self, parent: Option<Ctx>) -> usize {
+        if let (Some(Ctx::Profile), Some(i)) = (parent, self.profile) {
+            return i;
+        }
+        if let Some(i) = self.profile {
+            return i;
+        }
+        self.log.profiles.push(Profile {
+            name: "hwcounter".into(),
+            ..Profile::default()
+        });
+        let i = self.log.profiles.len() - 1;
+        self.profile = Some(i);
+        i
     }
 }

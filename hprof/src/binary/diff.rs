@@ -2,10 +2,21 @@
 //! graphs) retained bytes, classes present in only one dump, totals and GC roots per kind.
 //!
 //! Classes are matched by name (`java.lang.String`, `int[]`, `java.lang.Object[]`: arrays by
-//! element type), so dumps of different JVMs, and JDK and Android dumps, compare. Classes of one
-//! name loaded by several class loaders are summed under that name, as
-//! [`Histogram::rows`](super::Histogram::rows) does: the dumps give loaders only as object
-//! ids, which differ from dump to dump.
+//! element type), so dumps of different JVMs, and JDK and Android dumps, compare.
+//!
+//! **Class loaders.** Where either dump has several `CLASS_DUMP`s of one name (the same class
+//! defined by several class loaders: plugins, application servers, a reloaded web app), the
+//! classes of that name are kept apart in both dumps, each row naming its
+//! [`DefiningLoader`]. The dumps give loaders only as object ids, which differ from dump to
+//! dump, so a loader is matched by what can be compared: the class of the loader object
+//! (`<bootstrap>` for the boot loader, id 0) and, among the loaders of that class defining
+//! the name, its rank in ascending object id (`#0`, `#1`, …). Two `URLClassLoader`s that
+//! each define `com.example.Plugin` are matched first with first, second with second; a
+//! name defined once in each dump is one row without a loader, whatever loaded it (so an
+//! application's classes still match across JVMs whose application loaders differ). A
+//! streaming [`Census`] learns a loader's class from the loader object's `INSTANCE_DUMP`
+//! after the `CLASS_DUMP` naming it (HotSpot writes every class first); a loader object seen
+//! before is `<unknown>`.
 //!
 //! Android ahat's `--baseline` comparison counts the same way for classes: by name, over
 //! reachable objects, with retained sizes (give both graphs `Options::ahat()` for ahat's
@@ -46,13 +57,15 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use super::error::{Result, Salvaged};
 use super::graph::Graph;
+use super::hash::IdMap;
 use super::heap_dump::{InstanceDump, ObjectArrayDump, PrimitiveArrayDump, SubRecord};
 use super::histogram::Histogram;
 use super::incremental::{Decoder, Event, Visit};
+use super::types::Id;
 
 /// A class's objects in one dump.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -66,12 +79,35 @@ pub struct ClassCount {
     pub retained: Option<u64>,
 }
 
+/// The class loader that defined a class, for classes of one name defined by several
+/// loaders (see the [module documentation](self)).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct DefiningLoader {
+    /// The class of the loader object (`jdk.internal.loader.ClassLoaders$AppClassLoader`);
+    /// `<bootstrap>` for the boot loader (id 0), `<unknown>` when the dump does not say.
+    pub loader_class: String,
+    /// The loader's rank, from 0, among the loaders of that class defining a class of this
+    /// name, in ascending object id.
+    pub ordinal: u32,
+}
+
+/// `LOADER_CLASS#ORDINAL`.
+impl std::fmt::Display for DefiningLoader {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}#{}", self.loader_class, self.ordinal)
+    }
+}
+
 /// One class (or the totals) in the baseline and the current dump.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct ClassDelta {
     /// The class name, as the histogram spells it.
     pub class_name: String,
+    /// The loader that defined the class, when a dump has several classes of this name
+    /// (`None` otherwise, for primitive arrays, and for the totals).
+    pub loader: Option<DefiningLoader>,
     /// Its objects in the baseline (`None`: the class has no object there).
     pub baseline: Option<ClassCount>,
     /// Its objects in the current dump (`None`: the class has no object there).
@@ -147,8 +183,9 @@ pub struct HeapDiff {
     pub roots: Vec<RootDelta>,
 }
 
-/// One dump's objects per class name and root sub-records per kind, in one streaming pass
-/// (a [`Histogram`] plus root counts); memory bounded by the number of classes.
+/// One dump's objects per class and root sub-records per kind, in one streaming pass
+/// (a [`Histogram`] plus root counts and each class's loader); memory bounded by the number
+/// of classes.
 #[derive(Debug, Clone, Default)]
 pub struct Census {
     /// The class histogram.
@@ -157,6 +194,22 @@ pub struct Census {
     pub roots: BTreeMap<&'static str, u64>,
     /// Whether the file header was read.
     header_seen: bool,
+    /// Per `CLASS_DUMP`: its class loader's object id.
+    class_loaders: IdMap<Id>,
+    /// Per loader object id a `CLASS_DUMP` names: the loader object's class, once seen.
+    loader_classes: IdMap<Option<Id>>,
+    /// One bit per [`loader_bit`] of the loader ids: most objects are told apart from the
+    /// loaders by one bit test (empty until a loader is named).
+    loader_filter: Vec<u64>,
+}
+
+/// Bits of [`Census::loader_filter`].
+const LOADER_FILTER_BITS: u64 = 1 << 16;
+
+/// Where an object id falls in [`Census::loader_filter`].
+#[inline(always)]
+fn loader_bit(id: Id) -> u64 {
+    (id >> 3) % LOADER_FILTER_BITS
 }
 
 impl Census {
@@ -189,11 +242,80 @@ impl Census {
     }
 }
 
+impl Census {
+    /// Notes a class's loader.
+    fn class_dump(&mut self, class_id: Id, loader_id: Id) {
+        self.class_loaders.insert(class_id, loader_id);
+        if loader_id != 0 && !self.loader_classes.contains_key(&loader_id) {
+            self.loader_classes.insert(loader_id, None);
+            if self.loader_filter.is_empty() {
+                self.loader_filter = vec![0; (LOADER_FILTER_BITS / 64) as usize];
+            }
+            let bit = loader_bit(loader_id);
+            if let Some(w) = self.loader_filter.get_mut((bit / 64) as usize) {
+                *w |= 1 << (bit % 64);
+            }
+        }
+    }
+
+    /// The class of a loader object, named as a [`DefiningLoader`] names it.
+    fn loader_class(&self, loader_id: Id) -> String {
+        if loader_id == 0 {
+            return BOOTSTRAP.to_owned();
+        }
+        match self.loader_classes.get(&loader_id) {
+            Some(Some(class_id)) => self.histogram.names().java_name(*class_id),
+            _ => UNKNOWN_LOADER.to_owned(),
+        }
+    }
+
+    /// The census as one side of a diff.
+    fn side(&self) -> Side {
+        let names = self.histogram.names();
+        let defined = self
+            .class_loaders
+            .iter()
+            .map(|(&class_id, &loader)| Defined {
+                class_id,
+                name: names.java_name(class_id),
+                loader,
+                loader_class: self.loader_class(loader),
+            })
+            .collect();
+        let mut rows: Vec<Row> = self
+            .histogram
+            .class_counts()
+            .map(|(id, instances, shallow)| Row {
+                class_id: Some(id),
+                name: names.java_name(id),
+                instances,
+                shallow,
+                retained: None,
+            })
+            .collect();
+        rows.extend(
+            self.histogram
+                .primitive_counts()
+                .map(|(name, instances, shallow)| Row {
+                    class_id: None,
+                    name,
+                    instances,
+                    shallow,
+                    retained: None,
+                }),
+        );
+        Side { defined, rows }
+    }
+}
+
 impl<'a> Visit<'a> for Census {
     fn event(&mut self, event: Event<'a>) {
         match &event {
             Event::SubRecord(_, SubRecord::Root(root)) => {
                 *self.roots.entry(root.kind_name()).or_insert(0) += 1;
+            }
+            Event::SubRecord(_, SubRecord::ClassDump(c)) => {
+                self.class_dump(c.class_id, c.class_loader_id);
             }
             Event::Header(_) => self.header_seen = true,
             _ => {}
@@ -201,7 +323,18 @@ impl<'a> Visit<'a> for Census {
         self.histogram.add_event(&event);
     }
 
+    #[inline]
     fn instance_dump(&mut self, at: u64, dump: InstanceDump<'a>) {
+        let bit = loader_bit(dump.object_id);
+        if self
+            .loader_filter
+            .get((bit / 64) as usize)
+            .is_some_and(|w| w >> (bit % 64) & 1 == 1)
+        {
+            if let Some(slot) = self.loader_classes.get_mut(&dump.object_id) {
+                *slot = Some(dump.class_id);
+            }
+        }
         self.histogram.instance_dump(at, dump);
     }
 
@@ -214,8 +347,123 @@ impl<'a> Visit<'a> for Census {
     }
 }
 
-/// Per name: counts of the baseline and of the current dump.
-type Sides = HashMap<String, (Option<ClassCount>, Option<ClassCount>)>;
+/// The boot loader's [`DefiningLoader::loader_class`].
+const BOOTSTRAP: &str = "<bootstrap>";
+/// A loader whose class the dump does not give.
+const UNKNOWN_LOADER: &str = "<unknown>";
+
+/// A class a dump defines (`CLASS_DUMP`).
+struct Defined {
+    class_id: Id,
+    name: String,
+    loader: Id,
+    loader_class: String,
+}
+
+/// A class's objects in one dump (`class_id`: `None` for rows with no class object).
+struct Row {
+    class_id: Option<Id>,
+    name: String,
+    instances: u64,
+    shallow: u64,
+    retained: Option<u64>,
+}
+
+/// One dump, as the diff compares it.
+struct Side {
+    defined: Vec<Defined>,
+    rows: Vec<Row>,
+}
+
+impl Side {
+    /// The classes of a graph's dominator tree and every class it defines.
+    fn of_graph(graph: &Graph<'_, '_>) -> Side {
+        let ix = graph.index();
+        let mut loader_classes: HashMap<Id, String> = HashMap::new();
+        let defined = ix
+            .classes
+            .iter()
+            .map(|(&class_id, info)| {
+                let loader = info.dump.class_loader_id;
+                let loader_class = loader_classes
+                    .entry(loader)
+                    .or_insert_with(|| match loader {
+                        0 => BOOTSTRAP.to_owned(),
+                        _ => ix
+                            .node(loader)
+                            .map_or_else(|| UNKNOWN_LOADER.to_owned(), |v| ix.class_name_of(v)),
+                    })
+                    .clone();
+                Defined {
+                    class_id,
+                    name: ix
+                        .class_name(class_id)
+                        .unwrap_or_else(|| format!("<unknown class 0x{class_id:x}>")),
+                    loader,
+                    loader_class,
+                }
+            })
+            .collect();
+        let rows = graph
+            .class_retained()
+            .into_iter()
+            .map(|r| Row {
+                class_id: r.class_id,
+                name: r.class_name,
+                instances: r.instances,
+                shallow: r.shallow,
+                retained: Some(r.retained),
+            })
+            .collect();
+        Side { defined, rows }
+    }
+}
+
+/// The names defined by more than one `CLASS_DUMP` in either side.
+fn shared_names(sides: [&Side; 2]) -> HashSet<String> {
+    let mut out = HashSet::new();
+    for side in sides {
+        let mut seen: HashMap<&str, Id> = HashMap::new();
+        for d in &side.defined {
+            match seen.get(d.name.as_str()) {
+                Some(&other) if other != d.class_id => {
+                    out.insert(d.name.clone());
+                }
+                Some(_) => {}
+                None => {
+                    seen.insert(&d.name, d.class_id);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The defining loader of each class of a shared name in one side.
+fn defining_loaders(side: &Side, shared: &HashSet<String>) -> HashMap<Id, DefiningLoader> {
+    let mut groups: HashMap<(&str, &str), Vec<(Id, Id)>> = HashMap::new();
+    for d in side.defined.iter().filter(|d| shared.contains(&d.name)) {
+        groups
+            .entry((&d.name, &d.loader_class))
+            .or_default()
+            .push((d.loader, d.class_id));
+    }
+    let mut out = HashMap::new();
+    for ((_, loader_class), mut classes) in groups {
+        classes.sort_unstable();
+        for (ordinal, (_, class_id)) in classes.into_iter().enumerate() {
+            let loader = DefiningLoader {
+                loader_class: loader_class.to_owned(),
+                ordinal: ordinal as u32,
+            };
+            out.insert(class_id, loader);
+        }
+    }
+    out
+}
+
+/// Per class (name and loader): counts of the baseline and of the current dump.
+type Sides = HashMap<(String, Option<DefiningLoader>), (Option<ClassCount>, Option<ClassCount>)>;
 
 fn add(slot: &mut Option<ClassCount>, instances: u64, shallow: u64, retained: Option<u64>) {
     let c = slot.get_or_insert(ClassCount {
@@ -232,28 +480,14 @@ fn add(slot: &mut Option<ClassCount>, instances: u64, shallow: u64, retained: Op
 impl HeapDiff {
     /// Compares two censuses (every object of each dump; no retained sizes).
     pub fn of_censuses(baseline: &Census, current: &Census) -> HeapDiff {
-        let mut sides: Sides = HashMap::new();
-        for (census, is_current) in [(baseline, false), (current, true)] {
-            for row in census.histogram.rows() {
-                let e = sides.entry(row.class_name).or_default();
-                let slot = if is_current { &mut e.1 } else { &mut e.0 };
-                add(slot, row.instances, row.shallow_bytes, None);
-            }
-        }
         let roots = root_deltas(&baseline.roots, &current.roots);
-        HeapDiff::from_sides(sides, None, roots)
+        HeapDiff::of_sides([baseline.side(), current.side()], None, roots)
     }
 
-    /// Compares two graphs: the objects of each dominator tree, with retained sizes.
+    /// Compares two graphs: the objects of each dominator tree, with retained sizes (each
+    /// graph's [`Graph::class_retained`]: build them with
+    /// [`NodeClasses::Keep`](super::graph::NodeClasses::Keep) to spare a decoding pass).
     pub fn of_graphs(baseline: &Graph<'_, '_>, current: &Graph<'_, '_>) -> HeapDiff {
-        let mut sides: Sides = HashMap::new();
-        for (graph, is_current) in [(baseline, false), (current, true)] {
-            for row in graph.class_retained() {
-                let e = sides.entry(row.class_name).or_default();
-                let slot = if is_current { &mut e.1 } else { &mut e.0 };
-                add(slot, row.instances, row.shallow, Some(row.retained));
-            }
-        }
         let count = |graph: &Graph<'_, '_>| {
             let mut roots: BTreeMap<&'static str, u64> = BTreeMap::new();
             for group in graph.root_groups() {
@@ -266,14 +500,35 @@ impl HeapDiff {
             baseline.summary().reachable_bytes,
             current.summary().reachable_bytes,
         );
-        HeapDiff::from_sides(sides, Some(reachable), roots)
+        let sides = [Side::of_graph(baseline), Side::of_graph(current)];
+        HeapDiff::of_sides(sides, Some(reachable), roots)
+    }
+
+    fn of_sides(
+        sides: [Side; 2],
+        reachable: Option<(u64, u64)>,
+        roots: Vec<RootDelta>,
+    ) -> HeapDiff {
+        let shared = shared_names([&sides[0], &sides[1]]);
+        let mut by_class: Sides = HashMap::new();
+        for (side, is_current) in sides.iter().zip([false, true]) {
+            let loaders = defining_loaders(side, &shared);
+            for row in &side.rows {
+                let loader = row.class_id.and_then(|id| loaders.get(&id)).cloned();
+                let e = by_class.entry((row.name.clone(), loader)).or_default();
+                let slot = if is_current { &mut e.1 } else { &mut e.0 };
+                add(slot, row.instances, row.shallow, row.retained);
+            }
+        }
+        HeapDiff::from_sides(by_class, reachable, roots)
     }
 
     fn from_sides(sides: Sides, reachable: Option<(u64, u64)>, roots: Vec<RootDelta>) -> HeapDiff {
         let mut classes: Vec<ClassDelta> = sides
             .into_iter()
-            .map(|(class_name, (baseline, current))| ClassDelta {
+            .map(|((class_name, loader), (baseline, current))| ClassDelta {
                 class_name,
+                loader,
                 baseline,
                 current,
             })
@@ -282,9 +537,11 @@ impl HeapDiff {
             b.growth()
                 .cmp(&a.growth())
                 .then_with(|| a.class_name.cmp(&b.class_name))
+                .then_with(|| a.loader.cmp(&b.loader))
         });
         let mut total = ClassDelta {
             class_name: "<total>".to_owned(),
+            loader: None,
             baseline: None,
             current: None,
         };

@@ -320,6 +320,20 @@ impl Histogram {
             + self.primitives.iter().map(|c| c.0).sum::<u64>()
     }
 
+    /// Objects and bytes per class id (instances and object arrays; primitive arrays are in
+    /// [`Histogram::rows`] only).
+    pub(crate) fn class_counts(&self) -> impl Iterator<Item = (Id, u64, u64)> + '_ {
+        self.classes.iter()
+    }
+
+    /// Primitive-array rows: `(name, instances, bytes)`.
+    pub(crate) fn primitive_counts(&self) -> impl Iterator<Item = (String, u64, u64)> + '_ {
+        BasicType::ALL.into_iter().filter_map(|ty| {
+            let &(n, b) = self.primitives.get(ty.code() as usize)?;
+            (n > 0).then(|| (format!("{}[]", ty.java_name()), n, b))
+        })
+    }
+
     /// One row per class with at least one object, sorted by instances descending, then name
     /// ascending. Classes with the same name (several class loaders) are merged.
     pub fn rows(&self) -> Vec<HistogramRow> {

@@ -5,6 +5,7 @@
 use super::super::error::Result;
 use super::super::heap_dump::SubRecord;
 use super::super::types::{BasicType, Id, IdList, IdSize};
+use super::classes::{ClassNumbers, NodeClass};
 use super::index::ObjectIndex;
 use super::scratch::{self, Array, Scratch};
 use super::{EdgePolicy, NodeIndex};
@@ -76,11 +77,14 @@ pub(crate) fn for_each_reference<const NAMES: bool>(
     let Ok(sub) = ix.sub_record(node) else {
         return stats;
     };
+    stats.class = NodeClass::of(&sub);
     let ahat = policy == EdgePolicy::Ahat;
     match sub {
         SubRecord::InstanceDump(i) => {
-            match ix.layout(i.class_id) {
-                Some(layout) => {
+            match ix.classes.get(&i.class_id) {
+                Some(info) => {
+                    stats.class = NodeClass::Number(info.number);
+                    let layout = &info.layout;
                     for (k, &(off, weak)) in layout.refs.iter().enumerate() {
                         let Some(b) = i.data.get(off as usize..off as usize + id_size.bytes())
                         else {
@@ -189,11 +193,22 @@ fn field_name(ix: &ObjectIndex<'_>, class_id: Id, k: usize) -> String {
     String::new()
 }
 
-/// Per-node problems met while listing references.
-#[derive(Debug, Clone, Copy, Default)]
+/// Per-node problems met while listing references, and the node's class.
+#[derive(Debug, Clone, Copy)]
 pub(crate) struct RefStats {
     pub(crate) short_instance: bool,
     pub(crate) unknown_class: bool,
+    pub(crate) class: NodeClass,
+}
+
+impl Default for RefStats {
+    fn default() -> Self {
+        RefStats {
+            short_instance: false,
+            unknown_class: false,
+            class: NodeClass::Nothing,
+        }
+    }
 }
 
 /// Row starts of compressed sparse rows: `u32` while the edges fit, `u64` beyond.
@@ -369,13 +384,15 @@ impl Edges {
 
     /// Builds the outgoing references of every node, then the super-root row from `roots`
     /// (distinct root nodes, ascending), in `scratch`. Dangling and unknown references are
-    /// counted in `warnings`.
+    /// counted in `warnings`. With `classes`, the class number of every node is written on
+    /// the way.
     pub(crate) fn build(
         ix: &ObjectIndex<'_>,
         policy: EdgePolicy,
         roots: &[NodeIndex],
         warnings: &mut super::Warnings,
         s: &dyn Scratch,
+        mut classes: Option<(&ClassNumbers, &mut [u32])>,
     ) -> Result<Edges> {
         let n = ix.len();
         let bound = ix.edge_bound.saturating_add(roots.len() as u64);
@@ -405,6 +422,11 @@ impl Edges {
                 });
             warnings.short_instances += u64::from(stats.short_instance);
             warnings.unknown_classes += u64::from(stats.unknown_class);
+            if let Some((numbers, of_node)) = classes.as_mut() {
+                if let Some(slot) = of_node.get_mut(v as usize) {
+                    *slot = numbers.number(stats.class);
+                }
+            }
             starts.set(v as usize + 1, len as u64);
         }
         for &r in roots {

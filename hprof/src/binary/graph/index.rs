@@ -62,6 +62,8 @@ pub(crate) struct Layout {
 pub(crate) struct ClassInfo<'a> {
     pub(crate) dump: ClassDump<'a>,
     pub(crate) layout: Layout,
+    /// The class's position in [`ObjectIndex::class_ids`].
+    pub(crate) number: u32,
 }
 
 /// The object index: node `i` is the `i`-th smallest object id of the dump.
@@ -84,6 +86,9 @@ pub struct ObjectIndex<'a> {
     pub(crate) warnings: Warnings,
     /// Class ids of `java.lang.Class` and the primitive-array classes, by name.
     pub(crate) special: HashMap<String, Id>,
+    /// Every class id with a `CLASS_DUMP` or a `LOAD_CLASS`, ascending (a dense number per
+    /// class: [`ClassInfo::number`]).
+    pub(crate) class_ids: Vec<Id>,
 }
 
 impl<'a> ObjectIndex<'a> {
@@ -198,6 +203,7 @@ impl<'a> ObjectIndex<'a> {
                             classes.entry(cd.class_id).or_insert(ClassInfo {
                                 dump: cd,
                                 layout: Layout::default(),
+                                number: u32::MAX,
                             });
                         }
                         SubRecord::Root(root) => roots.push(root),
@@ -273,6 +279,15 @@ impl<'a> ObjectIndex<'a> {
                 }
             }
         }
+        let mut class_ids: Vec<Id> = classes.keys().copied().collect();
+        class_ids.extend(names.class_ids());
+        class_ids.sort_unstable();
+        class_ids.dedup();
+        for (k, id) in class_ids.iter().enumerate() {
+            if let Some(c) = classes.get_mut(id) {
+                c.number = k as u32;
+            }
+        }
         let mut ix = ObjectIndex {
             data,
             header,
@@ -285,6 +300,7 @@ impl<'a> ObjectIndex<'a> {
             traces,
             warnings,
             special,
+            class_ids,
         };
         let longest: IdMap<u32> = instances.iter().map(|(&k, &(l, _))| (k, l)).collect();
         ix.build_layouts(&longest);

@@ -54,7 +54,10 @@
 //! objects on, the semidominator forest's children and sizes (8 per object). At its peak,
 //! when both directions exist, the scratch holds about `20·N + 8·R` bytes (`24·N + 4·R` while
 //! the semidominators of a graph past 2^26 objects are computed); shortest paths add
-//! 8 per object and the reverse index `4·N + 4·R` when first asked for. The scratch is heap
+//! 8 per object and the reverse index `4·N + 4·R` when first asked for; the class of every
+//! object, kept when [`Options::classes`] asks for it, 4; the per-class answers
+//! ([`Graph::class_retained`], [`Graph::leak_suspects`]) the dominator tree's children lists
+//! (8) while they run, and the suspects' paths 4 more. The scratch is heap
 //! memory by default ([`InMemory`]); a caller whose dump does not fit hands in its own, e.g.
 //! memory-mapped files the kernel may page out (the `dominators` example's `--scratch DIR`).
 //! The dump itself is read where the caller holds it (a memory map is paged like a file).
@@ -126,6 +129,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+pub mod classes;
 pub mod dominators;
 pub mod edges;
 mod ids;
@@ -141,6 +145,8 @@ mod tests;
 
 use super::error::{Error, Result};
 use super::types::Id;
+use classes::ClassNumbers;
+pub use classes::NodeClasses;
 use dominators::{DominatorTree, NONE, WeakEdges};
 pub use edges::{Edges, Via};
 pub use index::{Lookup, NodeKind, ObjectIndex};
@@ -149,7 +155,9 @@ pub use retained::{ClassRetained, Shallow};
 pub use roots::{MissingRoots, RootEntry, RootGroup};
 pub use scratch::{Array, IN_MEMORY, InMemory, Scratch, ScratchArray};
 pub use strings::DuplicateString;
-pub use suspects::{NamedNode, NamedStep, Suspect, SuspectKind, SuspectOptions};
+pub use suspects::{
+    NamedLoader, NamedNode, NamedStep, Suspect, SuspectKind, SuspectOptions, TopClass,
+};
 
 /// A node: an index into the sorted ids of an [`ObjectIndex`].
 pub type NodeIndex = u32;
@@ -180,6 +188,10 @@ pub struct Options<'f> {
     /// Where the arrays needed while building (and for paths and reverse references later)
     /// are kept; heap memory by default. See the [memory model](self#memory).
     pub scratch: &'f dyn Scratch,
+    /// Whether to keep each object's class from the build (4 bytes per object in the
+    /// scratch storage) for [`Graph::class_retained`] and [`Graph::leak_suspects`], which
+    /// otherwise decode every object again.
+    pub classes: NodeClasses,
 }
 
 impl Default for Options<'_> {
@@ -189,6 +201,7 @@ impl Default for Options<'_> {
             shallow: Shallow::default(),
             missing_roots: MissingRoots::default(),
             scratch: &IN_MEMORY,
+            classes: NodeClasses::default(),
         }
     }
 }
@@ -331,6 +344,8 @@ pub struct Graph<'a, 'f> {
     idom: Vec<u32>,
     retained: Vec<u64>,
     retained_count: Vec<u32>,
+    /// The class number of every node, when [`Options::classes`] kept them.
+    classes: Option<(ClassNumbers, Array<u32>)>,
 }
 
 impl<'a, 'f> Graph<'a, 'f> {
@@ -375,11 +390,19 @@ impl<'a, 'f> Graph<'a, 'f> {
         let mut warnings = std::mem::take(&mut index.warnings);
         warnings.dangling_roots = dangling_roots;
         warnings.roots_missing = roots.is_empty() && n > 0;
-        let mut edges = Edges::build(&index, options.policy, &roots, &mut warnings, s)?;
+        let mut classes = match options.classes {
+            NodeClasses::Keep => Some((ClassNumbers::new(&index), scratch::u32s(s, n, "classes")?)),
+            NodeClasses::Decode => None,
+        };
+        let kept = classes
+            .as_mut()
+            .map(|(numbers, of)| (&*numbers, &mut ***of));
+        let mut edges = Edges::build(&index, options.policy, &roots, &mut warnings, s, kept)?;
         if warnings.roots_missing && options.missing_roots != MissingRoots::Nothing {
             roots = roots::stand_in_roots(&index, &edges, options.missing_roots);
             drop(edges);
-            edges = Edges::build(&index, options.policy, &roots, &mut Warnings::default(), s)?;
+            let w = &mut Warnings::default();
+            edges = Edges::build(&index, options.policy, &roots, w, s, None)?;
         }
         index.warnings = warnings;
         let weak = options.policy == EdgePolicy::Ahat;
@@ -415,7 +438,27 @@ impl<'a, 'f> Graph<'a, 'f> {
             idom,
             retained,
             retained_count,
+            classes,
         })
+    }
+
+    /// The class numbering and the class number of every node of the dominator tree: kept
+    /// from the build, or found now by decoding each.
+    pub(crate) fn node_classes(
+        &self,
+    ) -> (
+        std::borrow::Cow<'_, ClassNumbers>,
+        std::borrow::Cow<'_, [u32]>,
+    ) {
+        use std::borrow::Cow;
+        match &self.classes {
+            Some((numbers, of)) => (Cow::Borrowed(numbers), Cow::Borrowed(&***of)),
+            None => {
+                let numbers = ClassNumbers::new(&self.index);
+                let of = numbers.decode_all(&self.index, |v| self.in_dominator_tree(v));
+                (Cow::Owned(numbers), Cow::Owned(of))
+            }
+        }
     }
 
     /// The object index.
@@ -610,8 +653,8 @@ impl<'a, 'f> Graph<'a, 'f> {
     pub fn edges(&self) -> Edges {
         let mut w = Warnings::default();
         let (ix, policy, roots) = (&self.index, self.options.policy, &self.roots);
-        Edges::build(ix, policy, roots, &mut w, self.options.scratch)
-            .or_else(|_| Edges::build(ix, policy, roots, &mut w, &IN_MEMORY))
+        Edges::build(ix, policy, roots, &mut w, self.options.scratch, None)
+            .or_else(|_| Edges::build(ix, policy, roots, &mut w, &IN_MEMORY, None))
             .unwrap_or_else(|_| Edges::empty())
     }
 
@@ -625,13 +668,11 @@ impl<'a, 'f> Graph<'a, 'f> {
             .unwrap_or_else(|_| edges.reverse())
     }
 
-    /// Retained size per class, largest first (see the module documentation for the rule).
+    /// Retained size per class, largest first (see the module documentation for the rule),
+    /// one row per class object (one name defined by several class loaders gives several
+    /// rows). Without decoding the objects again when the graph was built with
+    /// [`NodeClasses::Keep`].
     pub fn class_retained(&self) -> Vec<ClassRetained> {
-        retained::by_class(
-            &self.index,
-            &self.idom,
-            &self.retained,
-            self.options.shallow,
-        )
+        retained::by_class(self)
     }
 }

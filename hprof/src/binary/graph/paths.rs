@@ -128,3 +128,122 @@ pub(crate) fn steps(
     }
     out
 }
+
+/// The references of `v` that name nodes, into `next`.
+fn expand(ix: &ObjectIndex<'_>, policy: EdgePolicy, v: NodeIndex, next: &mut Vec<NodeIndex>) {
+    next.clear();
+    for_each_reference::<false>(ix, v, policy, |id, _, _| {
+        if let Some(w) = ix.node(id) {
+            next.push(w);
+        }
+    });
+}
+
+/// Shortest paths found by breadth-first searches that decode each node's references from
+/// the dump as they go and stop at their target: one from the roots, resumed from where it
+/// stopped for each new target (so its parents are those of [`bfs`]), and short ones between
+/// two nodes. All of them together visit at most `budget` nodes.
+pub(crate) struct Search {
+    /// Nodes the searches may still visit (past it, the search of every node is cheaper).
+    pub(crate) budget: usize,
+    /// The search from the roots: parents ([`SUPER`], [`NONE`]) and its queue.
+    parent: Array<u32>,
+    queue: std::collections::VecDeque<NodeIndex>,
+    next: Vec<NodeIndex>,
+}
+
+impl Search {
+    /// A search over `n` nodes from `roots` (ascending), its parents in `s` (in heap memory
+    /// if that fails).
+    pub(crate) fn new(n: usize, roots: &[NodeIndex], s: &dyn Scratch) -> Search {
+        let mut parent = scratch::u32s(s, n, "shortest-path parents")
+            .or_else(|_| scratch::u32s(&scratch::IN_MEMORY, n, "shortest-path parents"))
+            .unwrap_or_else(|_| Box::new(Vec::new().into_boxed_slice()));
+        parent.fill(NONE);
+        for &r in roots {
+            if let Some(p) = parent.get_mut(r as usize) {
+                *p = SUPER;
+            }
+        }
+        Search {
+            budget: (n / 8).max(1 << 16),
+            parent,
+            queue: roots.iter().copied().collect(),
+            next: Vec::new(),
+        }
+    }
+
+    /// The references of `v` that name nodes, into `self.next`.
+    fn expand(&mut self, ix: &ObjectIndex<'_>, policy: EdgePolicy, v: NodeIndex) {
+        expand(ix, policy, v, &mut self.next);
+    }
+
+    /// A shortest path from a root to `target` (`None`: unreachable, or over budget).
+    pub(crate) fn reach_from_roots(
+        &mut self,
+        ix: &ObjectIndex<'_>,
+        policy: EdgePolicy,
+        target: NodeIndex,
+    ) -> Option<Vec<NodeIndex>> {
+        let Search {
+            budget,
+            parent,
+            queue,
+            next,
+        } = self;
+        let parent: &mut [u32] = parent;
+        while *parent.get(target as usize)? == NONE {
+            let v = queue.pop_front()?;
+            expand(ix, policy, v, next);
+            for &w in next.iter() {
+                if let Some(p) = parent.get_mut(w as usize) {
+                    if *p == NONE {
+                        *budget = budget.checked_sub(1)?;
+                        *p = v;
+                        queue.push_back(w);
+                    }
+                }
+            }
+        }
+        path(parent, target)
+    }
+
+    /// A shortest path from `from` to `to` (`None`: not reached, or over budget).
+    pub(crate) fn between(
+        &mut self,
+        ix: &ObjectIndex<'_>,
+        policy: EdgePolicy,
+        from: NodeIndex,
+        to: NodeIndex,
+    ) -> Option<Vec<NodeIndex>> {
+        use std::collections::{HashMap, VecDeque};
+        if from == to {
+            return Some(vec![to]);
+        }
+        let mut parent: HashMap<NodeIndex, NodeIndex> = HashMap::from([(from, NONE)]);
+        let mut queue: VecDeque<NodeIndex> = VecDeque::from([from]);
+        while let Some(v) = queue.pop_front() {
+            self.expand(ix, policy, v);
+            for k in 0..self.next.len() {
+                let Some(&w) = self.next.get(k) else { break };
+                if parent.contains_key(&w) {
+                    continue;
+                }
+                self.budget = self.budget.checked_sub(1)?;
+                parent.insert(w, v);
+                if w == to {
+                    let mut out = vec![w];
+                    let mut p = v;
+                    while p != NONE && out.len() <= parent.len() {
+                        out.push(p);
+                        p = parent.get(&p).copied().unwrap_or(NONE);
+                    }
+                    out.reverse();
+                    return Some(out);
+                }
+                queue.push_back(w);
+            }
+        }
+        None
+    }
+}

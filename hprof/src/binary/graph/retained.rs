@@ -2,13 +2,12 @@
 //! retained sizes and counts accumulated bottom-up along the dominator tree, and the retained
 //! size of every class.
 
-use std::collections::HashMap;
-
 use super::super::heap_dump::SubRecord;
-use super::super::types::{BasicType, IdSize};
-use super::NodeIndex;
+use super::super::types::IdSize;
 use super::dominators::{DominatorTree, NONE};
 use super::index::ObjectIndex;
+use super::suspects::Children;
+use super::{Graph, NodeIndex};
 
 /// How the shallow size of a node is counted.
 #[derive(Clone, Copy, Default)]
@@ -153,106 +152,90 @@ pub struct ClassRetained {
     pub retained: u64,
 }
 
-/// Per-node class key: class object id, or a primitive-array / class-object pseudo key.
-fn class_key(ix: &ObjectIndex<'_>, v: NodeIndex) -> (u64, Option<u64>) {
-    match ix.sub_record(v) {
-        Ok(SubRecord::InstanceDump(i)) => (i.class_id, Some(i.class_id)),
-        Ok(SubRecord::ObjectArrayDump(a)) => (a.array_class_id, Some(a.array_class_id)),
-        Ok(SubRecord::PrimitiveArrayDump(a)) => (u64::from(a.element_type.code()), None),
-        Ok(SubRecord::PrimitiveArrayNoData(a)) => (u64::from(a.element_type.code()), None),
-        _ => (u64::from(BasicType::Object.code()), None),
-    }
-}
-
 /// Retained size per class (largest first, then by name), under the rule of
 /// [`ClassRetained`]; walks the dominator tree depth-first with a count of the classes on
-/// the current branch.
-pub(crate) fn by_class(
-    ix: &ObjectIndex<'_>,
-    idom: &[u32],
-    retained: &[u64],
-    shallow: Shallow<'_>,
-) -> Vec<ClassRetained> {
+/// the current branch. A node's shallow size is its retained size less its children's, so
+/// nothing is decoded when the graph kept its classes.
+pub(crate) fn by_class(graph: &Graph<'_, '_>) -> Vec<ClassRetained> {
+    let ix = &graph.index;
     let n = ix.len();
-    let rows = idom.len();
-    // Dense class keys.
-    let mut keys: HashMap<(u64, Option<u64>), u32> = HashMap::new();
-    let mut key_of = vec![NONE; n];
-    let mut names: Vec<(NodeIndex, Option<u64>)> = Vec::new();
-    for v in 0..n.min(rows) {
-        if idom.get(v).is_some_and(|&d| d != NONE) {
-            let k = class_key(ix, v as NodeIndex);
-            let next = keys.len() as u32;
-            let key = *keys.entry(k).or_insert_with(|| {
-                names.push((v as NodeIndex, k.1));
-                next
-            });
-            if let Some(s) = key_of.get_mut(v) {
-                *s = key;
-            }
-        }
-    }
-    // Children lists of the dominator tree.
-    let mut start = vec![0u32; rows + 1];
-    for &d in idom {
-        if let Some(c) = start.get_mut(d as usize + 1) {
-            *c += 1;
-        }
-    }
-    for i in 1..start.len() {
-        let p = start.get(i - 1).copied().unwrap_or(0);
-        if let Some(c) = start.get_mut(i) {
-            *c += p;
-        }
-    }
-    let mut children = vec![0u32; start.last().copied().unwrap_or(0) as usize];
-    let mut fill = start.clone();
-    for (v, &d) in idom.iter().enumerate() {
-        if let Some(f) = fill.get_mut(d as usize) {
-            if let Some(s) = children.get_mut(*f as usize) {
-                *s = v as u32;
-            }
-            *f += 1;
-        }
-    }
-    drop(fill);
-    let mut out: Vec<ClassRetained> = names
-        .iter()
-        .map(|&(v, class_id)| ClassRetained {
-            class_name: ix.class_name_of(v),
-            class_id,
-            instances: 0,
-            shallow: 0,
-            retained: 0,
-        })
-        .collect();
-    let mut active = vec![0u32; out.len()];
-    // Iterative DFS from the super-root (row n): (row, next child position).
-    let mut stack: Vec<(u32, u32)> = vec![(n as u32, 0)];
-    while let Some(&mut (v, ref mut pos)) = stack.last_mut() {
-        let a = start.get(v as usize).copied().unwrap_or(0);
-        let b = start.get(v as usize + 1).copied().unwrap_or(0);
-        if a + *pos < b {
-            let w = children.get((a + *pos) as usize).copied().unwrap_or(NONE);
-            *pos += 1;
-            let k = key_of.get(w as usize).copied().unwrap_or(NONE);
-            if let (Some(c), Some(act)) = (out.get_mut(k as usize), active.get_mut(k as usize)) {
-                c.instances += 1;
-                c.shallow += shallow_size(ix, shallow, w);
-                if *act == 0 {
-                    c.retained += retained.get(w as usize).copied().unwrap_or(0);
-                }
-                *act += 1;
-            }
-            stack.push((w, 0));
-        } else {
+    let (numbers, of_node) = graph.node_classes();
+    let tree = Children::new(&graph.idom, graph.options.scratch);
+    let tree = tree.view();
+    let retained = |v: u32| graph.retained.get(v as usize).copied().unwrap_or(0);
+    let mut rows: Vec<(ClassRetained, NodeIndex)> = Vec::new();
+    // Class number → row, filled as classes are met.
+    let mut row_of = vec![NONE; numbers.len()];
+    // Per row: instances of the class on the current branch.
+    let mut active: Vec<u32> = Vec::new();
+    let key = |v: u32| of_node.get(v as usize).copied().unwrap_or(NONE);
+    // Iterative DFS from the super-root (row n): (row, next child, end of its children).
+    let (a, b) = tree.range(n as u32);
+    let mut stack: Vec<(u32, usize, usize)> = vec![(n as u32, a, b)];
+    while let Some(top) = stack.last_mut() {
+        let Some(&w) = tree.children.get(top.1).filter(|_| top.1 < top.2) else {
+            let v = top.0;
             stack.pop();
-            let k = key_of.get(v as usize).copied().unwrap_or(NONE);
-            if let Some(act) = active.get_mut(k as usize) {
+            if let Some(act) = row_of
+                .get(key(v) as usize)
+                .and_then(|&r| active.get_mut(r as usize))
+            {
                 *act = act.saturating_sub(1);
             }
+            continue;
+        };
+        top.1 += 1;
+        let v = top.0;
+        let r = retained(w);
+        // The parent's shallow size is its retained size less its children's.
+        if let Some((parent, _)) = row_of
+            .get(key(v) as usize)
+            .and_then(|&p| rows.get_mut(p as usize))
+        {
+            parent.shallow = parent.shallow.wrapping_sub(r);
+        }
+        let (a, b) = tree.range(w);
+        let k = key(w);
+        if let Some(slot) = row_of.get_mut(k as usize) {
+            if *slot == NONE {
+                *slot = rows.len() as u32;
+                let row = ClassRetained {
+                    class_name: String::new(),
+                    class_id: numbers.class_id(k),
+                    instances: 0,
+                    shallow: 0,
+                    retained: 0,
+                };
+                rows.push((row, w));
+                active.push(0);
+            }
+            if let (Some((c, _)), Some(act)) =
+                (rows.get_mut(*slot as usize), active.get_mut(*slot as usize))
+            {
+                c.instances += 1;
+                c.shallow = c.shallow.wrapping_add(r);
+                if *act == 0 {
+                    c.retained += r;
+                }
+                // A leaf has nothing below it to count as inside it.
+                if a < b {
+                    *act += 1;
+                }
+            }
+        }
+        if a < b {
+            stack.push((w, a, b));
         }
     }
+    let mut out: Vec<ClassRetained> = rows
+        .into_iter()
+        .zip(0u32..)
+        .map(|((mut row, example), _)| {
+            let k = key(example);
+            row.class_name = numbers.name(ix, k, example);
+            row
+        })
+        .collect();
     out.sort_by(|a, b| {
         b.retained
             .cmp(&a.retained)

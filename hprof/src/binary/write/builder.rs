@@ -95,6 +95,32 @@ impl HeapBuilder {
         fields: &[(&str, BasicType)],
         statics: &[(&str, Value)],
     ) -> &mut HeapBuilder {
+        self.class_dump(class_id, name, super_id, 0, fields, statics)
+    }
+
+    /// [`class`](HeapBuilder::class) defined by the class loader object `loader_id` (0, as
+    /// the other methods write, is the boot loader): several classes may share a name when
+    /// their loaders differ.
+    pub fn class_loaded_by(
+        &mut self,
+        class_id: Id,
+        name: &str,
+        super_id: Id,
+        loader_id: Id,
+        fields: &[(&str, BasicType)],
+    ) -> &mut HeapBuilder {
+        self.class_dump(class_id, name, super_id, loader_id, fields, &[])
+    }
+
+    fn class_dump(
+        &mut self,
+        class_id: Id,
+        name: &str,
+        super_id: Id,
+        loader_id: Id,
+        fields: &[(&str, BasicType)],
+        statics: &[(&str, Value)],
+    ) -> &mut HeapBuilder {
         let name_id = self.string(&name.replace('.', "/"));
         self.load_classes.push((class_id, name_id));
         let mut instance_fields = Vec::new();
@@ -116,7 +142,7 @@ impl HeapBuilder {
             class_id,
             stack_trace_serial: 0,
             super_class_id: super_id,
-            class_loader_id: 0,
+            class_loader_id: loader_id,
             signers_id: 0,
             protection_domain_id: 0,
             reserved1: 0,
