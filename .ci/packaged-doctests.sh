@@ -22,7 +22,9 @@ mkdir -p "$dir"
 members=""
 patches=""
 while read -r name version; do
-    tar -xzf "target/package/$name-$version.crate" -C "$dir"
+    # -m: the files get the time of extraction, not the package's fixed one, so a build
+    # left in target/ from an earlier package of the same version is not taken as current.
+    tar -xzmf "target/package/$name-$version.crate" -C "$dir"
     members+="    \"$name-$version\",\n"
     patches+="$name = { path = \"$name-$version\" }\n"
 done <<<"$published"
