@@ -167,17 +167,12 @@ fn main() -> ExitCode {
             (Ok(a), Ok(b)) => (a, b),
             (Err(exit), _) | (_, Err(exit)) => return exit,
         };
-        let files = match args
-            .scratch
-            .as_deref()
-            .map(common::scratch::FileScratch::new)
-        {
-            Some(Ok(files)) => Some(files),
-            Some(Err(e)) => {
-                eprintln!("error: --scratch {e}");
+        let files = match common::scratch::FileScratch::from_arg(args.scratch.as_deref()) {
+            Ok(files) => files,
+            Err(e) => {
+                eprintln!("error: {e}");
                 return ExitCode::FAILURE;
             }
-            None => None,
         };
         // Keep each object's class from the build: the class rows then decode nothing again.
         let mut options = Options {

@@ -134,17 +134,12 @@ fn main() -> ExitCode {
         Ok(m) => m,
         Err(e) => return common::file_error(path, e),
     };
-    let files = match args
-        .scratch
-        .as_deref()
-        .map(common::scratch::FileScratch::new)
-    {
-        Some(Ok(files)) => Some(files),
-        Some(Err(e)) => {
-            eprintln!("error: --scratch {e}");
+    let files = match common::scratch::FileScratch::from_arg(args.scratch.as_deref()) {
+        Ok(files) => files,
+        Err(e) => {
+            eprintln!("error: {e}");
             return ExitCode::FAILURE;
         }
-        None => None,
     };
     // The suspects' class rows use each object's class, kept from the build.
     let mut options = Options {

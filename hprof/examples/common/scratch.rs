@@ -27,6 +27,14 @@ pub(crate) struct FileScratch {
 }
 
 impl FileScratch {
+    /// The scratch files of `--scratch DIR` when it was given; the error is the message to
+    /// print after `error: `.
+    pub(crate) fn from_arg(dir: Option<&str>) -> Result<Option<FileScratch>, String> {
+        dir.map(FileScratch::new)
+            .transpose()
+            .map_err(|e| format!("--scratch {e}"))
+    }
+
     /// Scratch files in `dir` (which must exist).
     pub(crate) fn new(dir: impl Into<PathBuf>) -> Result<FileScratch, String> {
         let dir = dir.into();
