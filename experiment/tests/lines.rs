@@ -23,7 +23,7 @@
 
 mod common;
 
-use common::{data, gprofng_text, open};
+use common::{data, gprofng_stacks, gprofng_text, open};
 use experiment::lines::{LineList, NativeLines};
 use experiment::packets::DataKind;
 use experiment::profile::{FunctionList, HeapView, Metric, StackProfile};
@@ -224,36 +224,6 @@ fn dwarf5_lines_add_up_to_the_function_list() {
     }
 }
 
-/// The stacks of leaks.txt or allocs.txt: (instances, bytes, frames leaf first).
-fn reference_stacks(text: &str) -> Vec<(u64, u64, Vec<String>)> {
-    let mut out: Vec<(u64, u64, Vec<String>)> = Vec::new();
-    for line in text.lines() {
-        if let Some(rest) = line
-            .strip_prefix("Leak #")
-            .or_else(|| line.strip_prefix("Allocation #"))
-        {
-            let num = |key: &str| -> u64 {
-                let at = rest.find(key).unwrap() + key.len();
-                rest[at..]
-                    .split(|c: char| !c.is_ascii_digit())
-                    .next()
-                    .unwrap()
-                    .parse()
-                    .unwrap()
-            };
-            let bytes = if rest.contains("Bytes Leaked = ") {
-                num("Bytes Leaked = ")
-            } else {
-                num("Bytes Allocated = ")
-            };
-            out.push((num("Instances = "), bytes, Vec::new()));
-        } else if let (Some(frame), Some(last)) = (line.strip_prefix("  "), out.last_mut()) {
-            last.2.push(frame.to_owned());
-        }
-    }
-    out
-}
-
 #[test]
 fn dwarf4_heap_frames_carry_gprofngs_lines() {
     // Frames with `line N in "file"`, and in code inlined at a call the call's line and
@@ -281,7 +251,7 @@ fn dwarf4_heap_frames_carry_gprofngs_lines() {
                 .map(|s| (s.instances, s.bytes, s.frames.iter().map(plain).collect()))
                 .collect();
             let text = std::fs::read_to_string(data().join(case).join(file)).unwrap();
-            let want = reference_stacks(&text);
+            let want = gprofng_stacks(&text);
             assert!(
                 want.iter()
                     .any(|w| w.2.iter().any(|f| f.contains(", line ")))

@@ -13,7 +13,7 @@
 
 mod common;
 
-use common::{data, gprofng_text};
+use common::{data, gprofng_stacks, gprofng_text};
 use experiment::profile::{FunctionList, HeapView, Metric, heap_stacks};
 use experiment::{Experiment, MemorySource};
 use std::path::Path;
@@ -114,28 +114,6 @@ fn function_lists_name_missing_objects_like_gprofng() {
     }
 }
 
-/// The stacks of gprofng's `-leaks` text: (instances, bytes, frames leaf first).
-fn reference_leaks(text: &str) -> Vec<(u64, u64, Vec<String>)> {
-    let mut out: Vec<(u64, u64, Vec<String>)> = Vec::new();
-    for line in text.lines() {
-        if let Some(rest) = line.strip_prefix("Leak #") {
-            let num = |key: &str| -> u64 {
-                let at = rest.find(key).unwrap() + key.len();
-                rest[at..]
-                    .split(|c: char| !c.is_ascii_digit())
-                    .next()
-                    .unwrap()
-                    .parse()
-                    .unwrap()
-            };
-            out.push((num("Instances = "), num("Bytes Leaked = "), Vec::new()));
-        } else if let (Some(frame), Some(last)) = (line.strip_prefix("  "), out.last_mut()) {
-            last.2.push(frame.to_owned());
-        }
-    }
-    out
-}
-
 #[test]
 fn leaks_give_missing_objects_gprofngs_offsets() {
     let mut compared = 0;
@@ -149,7 +127,7 @@ fn leaks_give_missing_objects_gprofngs_offsets() {
             .into_iter()
             .map(|s| (s.instances, s.bytes, s.frames))
             .collect();
-        let want = reference_leaks(&text);
+        let want = gprofng_stacks(&text);
         assert!(!want.is_empty(), "{case}");
         assert_eq!(ours, want, "{case}");
         compared += want.len();

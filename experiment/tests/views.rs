@@ -17,7 +17,7 @@
 
 mod common;
 
-use common::{data, gprofng_text, open};
+use common::{data, gprofng_stacks, gprofng_text, open};
 use experiment::profile::{CallersCallees, HeapView, Metric, heap_stacks};
 
 /// The cases with gprofng's views recorded (`java_heap`'s callers–callees among them: gprofng
@@ -132,36 +132,6 @@ fn callers_callees_equal_gprofngs_on_every_case() {
     }
 }
 
-/// The stacks of leaks.txt or allocs.txt: (instances, bytes, frames leaf first).
-fn reference_stacks(text: &str) -> Vec<(u64, u64, Vec<String>)> {
-    let mut out: Vec<(u64, u64, Vec<String>)> = Vec::new();
-    for line in text.lines() {
-        if let Some(rest) = line
-            .strip_prefix("Leak #")
-            .or_else(|| line.strip_prefix("Allocation #"))
-        {
-            let num = |key: &str| -> u64 {
-                let at = rest.find(key).unwrap() + key.len();
-                rest[at..]
-                    .split(|c: char| !c.is_ascii_digit())
-                    .next()
-                    .unwrap()
-                    .parse()
-                    .unwrap()
-            };
-            let bytes = if rest.contains("Bytes Leaked = ") {
-                num("Bytes Leaked = ")
-            } else {
-                num("Bytes Allocated = ")
-            };
-            out.push((num("Instances = "), bytes, Vec::new()));
-        } else if let (Some(frame), Some(last)) = (line.strip_prefix("  "), out.last_mut()) {
-            last.2.push(frame.to_owned());
-        }
-    }
-    out
-}
-
 fn heap_view_equals_gprofngs(file: &str, view: HeapView) {
     let cases = cases(file);
     assert!(cases.len() >= 5, "{cases:?}");
@@ -173,7 +143,7 @@ fn heap_view_equals_gprofngs(file: &str, view: HeapView) {
             .map(|s| (s.instances, s.bytes, s.frames))
             .collect();
         let text = std::fs::read_to_string(data().join(&case).join(file)).unwrap();
-        let want = reference_stacks(&text);
+        let want = gprofng_stacks(&text);
         assert_eq!(ours.len(), want.len(), "{case}: distinct stacks");
         for (i, (o, w)) in ours.iter().zip(&want).enumerate() {
             assert_eq!(o, w, "{case} {file} #{}", i + 1);
@@ -208,7 +178,7 @@ fn java_leaks_and_allocations_equal_gprofngs() {
             .map(|s| (s.instances, s.bytes, s.frames))
             .collect();
         let text = std::fs::read_to_string(data().join("java_heap").join(file)).unwrap();
-        let want = reference_stacks(&text);
+        let want = gprofng_stacks(&text);
         assert_eq!(ours.len(), want.len(), "{file}: distinct stacks");
         // gprofng orders stacks by bytes, then instances; among stacks equal in both its
         // order is its sort's own (allocs.txt has 12 stacks in runs of such ties, e.g. four
@@ -248,7 +218,7 @@ fn java_leaks_and_allocations_equal_gprofngs() {
     // The leaks have no ties: their order is gprofng's exactly.
     let leaks = heap_stacks(&exp, HeapView::Leaks).unwrap();
     let text = std::fs::read_to_string(data().join("java_heap/leaks.txt")).unwrap();
-    let want = reference_stacks(&text);
+    let want = gprofng_stacks(&text);
     for (i, (o, w)) in leaks.iter().zip(&want).enumerate() {
         assert_eq!(
             (o.instances, o.bytes, &o.frames),

@@ -129,3 +129,34 @@ pub(crate) fn gprofng_text(metric: Metric, v: u64) -> String {
         v.to_string()
     }
 }
+
+/// The stacks of gprofng's `-leaks` or `-allocs` text (leaks.txt, allocs.txt): (instances,
+/// bytes, frames leaf first).
+pub(crate) fn gprofng_stacks(text: &str) -> Vec<(u64, u64, Vec<String>)> {
+    let mut out: Vec<(u64, u64, Vec<String>)> = Vec::new();
+    for line in text.lines() {
+        if let Some(rest) = line
+            .strip_prefix("Leak #")
+            .or_else(|| line.strip_prefix("Allocation #"))
+        {
+            let num = |key: &str| -> u64 {
+                let at = rest.find(key).unwrap() + key.len();
+                rest[at..]
+                    .split(|c: char| !c.is_ascii_digit())
+                    .next()
+                    .unwrap()
+                    .parse()
+                    .unwrap()
+            };
+            let bytes = if rest.contains("Bytes Leaked = ") {
+                num("Bytes Leaked = ")
+            } else {
+                num("Bytes Allocated = ")
+            };
+            out.push((num("Instances = "), bytes, Vec::new()));
+        } else if let (Some(frame), Some(last)) = (line.strip_prefix("  "), out.last_mut()) {
+            last.2.push(frame.to_owned());
+        }
+    }
+    out
+}
