@@ -185,10 +185,9 @@ fn run(args: &Args) -> Result<(Vec<String>, Option<String>), String> {
         Options::default()
     };
     options.missing_roots = args.missing_roots;
-    let files;
-    if let Some(dir) = &args.scratch {
-        files = common::scratch::FileScratch::new(dir).map_err(|e| format!("--scratch {e}"))?;
-        options.scratch = &files;
+    let files = common::scratch::FileScratch::from_arg(args.scratch.as_deref())?;
+    if let Some(files) = &files {
+        options.scratch = files;
     }
     let start = std::time::Instant::now();
     let graph = Graph::build_with_progress(data, options, &mut |phase| {

@@ -82,11 +82,10 @@ fn run(args: &Args) -> Result<String, String> {
     // SAFETY: the dump is only read; a file cut by someone else while mapped would fault, as
     // with every memory-mapped reader.
     let map = unsafe { memmap2::Mmap::map(&file) }.map_err(|e| err(&e))?;
-    let files;
+    let files = scratch::FileScratch::from_arg(args.scratch.as_deref())?;
     let mut options = Options::default();
-    if let Some(dir) = &args.scratch {
-        files = scratch::FileScratch::new(dir).map_err(|e| format!("--scratch {e}"))?;
-        options.scratch = &files;
+    if let Some(files) = &files {
+        options.scratch = files;
     }
     let start = std::time::Instant::now();
     let graph = Graph::build(&map, options).map_err(|e| err(&e))?;
