@@ -15,32 +15,13 @@
 
 mod common;
 
-use common::{NATIVE_CASES, data};
+use common::{NATIVE_CASES, data, load_dir};
 use experiment::bytes::Bytes;
 use experiment::packets::DataKind;
 use experiment::profile::{FunctionTable, Metric, StackProfile};
 use experiment::stacks::Symbolizer;
 use experiment::{Experiment, MemorySource, Source};
 use std::collections::BTreeMap;
-use std::path::Path;
-
-/// Every file under `dir` in memory.
-fn load_dir(dir: &Path) -> MemorySource {
-    let mut src = MemorySource::new();
-    fn walk(root: &Path, dir: &Path, src: &mut MemorySource) {
-        for e in std::fs::read_dir(dir).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                walk(root, &p, src);
-            } else {
-                let rel = p.strip_prefix(root).unwrap().to_str().unwrap().to_owned();
-                src.insert(rel, std::fs::read(&p).unwrap());
-            }
-        }
-    }
-    walk(dir, dir, &mut src);
-    src
-}
 
 /// The symbols-only extract of the load object at `path`, or for a case whose experiment
 /// archived nothing (`killed`), the program kept beside it.

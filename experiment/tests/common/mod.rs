@@ -94,7 +94,8 @@ impl Source for Case {
     }
 }
 
-pub(crate) fn open(case: &str) -> Experiment<Case> {
+/// Every file under `dir` in memory, named by its path below `dir`.
+pub(crate) fn load_dir(dir: &Path) -> MemorySource {
     fn walk(root: &Path, dir: &Path, src: &mut MemorySource) {
         for e in std::fs::read_dir(dir).unwrap() {
             let p = e.unwrap().path();
@@ -106,9 +107,13 @@ pub(crate) fn open(case: &str) -> Experiment<Case> {
             }
         }
     }
-    let root = data().join(case).join("test.1.er");
-    let mut files = MemorySource::new();
-    walk(&root, &root, &mut files);
+    let mut src = MemorySource::new();
+    walk(dir, dir, &mut src);
+    src
+}
+
+pub(crate) fn open(case: &str) -> Experiment<Case> {
+    let files = load_dir(&data().join(case).join("test.1.er"));
     Experiment::open(Case {
         files,
         dir: case.to_owned(),
