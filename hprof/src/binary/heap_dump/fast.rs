@@ -18,7 +18,7 @@ fn id_n<const N: usize>(c: &mut Cursor<'_>, what: &'static str) -> Result<Id> {
 
 /// Big-endian `u32` at constant offset `i` of a fixed header (bounds checks fold away).
 #[inline(always)]
-fn be32<const L: usize>(h: &[u8; L], i: usize) -> u32 {
+pub(crate) fn be32<const L: usize>(h: &[u8; L], i: usize) -> u32 {
     let mut b = [0u8; 4];
     if let Some(s) = h.get(i..i + 4) {
         b.copy_from_slice(s);
@@ -28,7 +28,7 @@ fn be32<const L: usize>(h: &[u8; L], i: usize) -> u32 {
 
 /// An id of `N` bytes at constant offset `i` of a fixed header.
 #[inline(always)]
-fn be_id<const N: usize, const L: usize>(h: &[u8; L], i: usize) -> Id {
+pub(crate) fn be_id<const N: usize, const L: usize>(h: &[u8; L], i: usize) -> Id {
     if N == 4 {
         Id::from(be32(h, i))
     } else {

@@ -16,6 +16,7 @@
 
 mod decode;
 mod fast;
+pub(crate) use fast::{be_id, be32};
 mod model;
 mod tags;
 

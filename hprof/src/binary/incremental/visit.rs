@@ -5,11 +5,11 @@ use super::event::Event;
 use crate::binary::cursor::Cursor;
 use crate::binary::error::{Error, Result};
 use crate::binary::heap_dump::{
-    InstanceDump, ObjectArrayDump, PrimitiveArrayDump, SubRecord, SubRecordSink, sub_record_n,
-    sub_tag,
+    InstanceDump, ObjectArrayDump, PrimitiveArrayDump, SubRecord, SubRecordSink, be_id, be32,
+    sub_record_n, sub_tag,
 };
 use crate::binary::records::HeapDump;
-use crate::binary::types::{BasicType, Id, IdList, IdSize};
+use crate::binary::types::{BasicType, IdList, IdSize};
 
 /// Receives the events of [`Decoder::decode_with`](super::Decoder::decode_with). Only [`Visit::event`] is required; the
 /// three per-kind methods let a hot consumer (a histogram, an index) take instance and array
@@ -99,31 +99,6 @@ fn sub_records_into_n<'a, const N: usize, V: Visit<'a> + ?Sized>(
 /// 8-byte ids).
 const OBJECT_HEAD: usize = 25;
 
-/// Big-endian `u32` at offset `i` of a sub-record's fixed part (constant `i`: the bounds
-/// check folds away).
-#[inline(always)]
-fn be32(h: &[u8; OBJECT_HEAD], i: usize) -> u32 {
-    let mut b = [0u8; 4];
-    if let Some(s) = h.get(i..i + 4) {
-        b.copy_from_slice(s);
-    }
-    u32::from_be_bytes(b)
-}
-
-/// An id of `N` bytes at offset `i` of a sub-record's fixed part.
-#[inline(always)]
-fn be_id<const N: usize>(h: &[u8; OBJECT_HEAD], i: usize) -> Id {
-    if N == 4 {
-        Id::from(be32(h, i))
-    } else {
-        let mut b = [0u8; 8];
-        if let Some(s) = h.get(i..i + 8) {
-            b.copy_from_slice(s);
-        }
-        u64::from_be_bytes(b)
-    }
-}
-
 /// Hands `v` the whole `INSTANCE_DUMP`, `OBJ_ARRAY_DUMP` and `PRIM_ARRAY_DUMP` sub-records
 /// at the start of `body` (whose first byte is at file offset `offset`), and returns the rest
 /// of `body` from the first sub-record that is of another kind, not whole, or invalid.
@@ -152,9 +127,9 @@ fn objects_n<'a, const N: usize, V: Visit<'a> + ?Sized>(
                     return rest;
                 };
                 let dump = InstanceDump {
-                    object_id: be_id::<N>(h, 1),
+                    object_id: be_id::<N, OBJECT_HEAD>(h, 1),
                     stack_trace_serial: be32(h, N + 1),
-                    class_id: be_id::<N>(h, N + 5),
+                    class_id: be_id::<N, OBJECT_HEAD>(h, N + 5),
                     data,
                 };
                 v.instance_dump(at, dump);
@@ -169,9 +144,9 @@ fn objects_n<'a, const N: usize, V: Visit<'a> + ?Sized>(
                     return rest;
                 };
                 let dump = ObjectArrayDump {
-                    array_id: be_id::<N>(h, 1),
+                    array_id: be_id::<N, OBJECT_HEAD>(h, 1),
                     stack_trace_serial: be32(h, N + 1),
-                    array_class_id: be_id::<N>(h, N + 9),
+                    array_class_id: be_id::<N, OBJECT_HEAD>(h, N + 9),
                     elements: IdList::new(data, id_size),
                 };
                 v.object_array_dump(at, dump);
@@ -193,7 +168,7 @@ fn objects_n<'a, const N: usize, V: Visit<'a> + ?Sized>(
                     return rest;
                 };
                 let dump = PrimitiveArrayDump {
-                    array_id: be_id::<N>(h, 1),
+                    array_id: be_id::<N, OBJECT_HEAD>(h, 1),
                     stack_trace_serial: be32(h, N + 1),
                     element_type,
                     data,
