@@ -150,7 +150,7 @@ use super::error::{Error, Result};
 use super::types::Id;
 use classes::ClassNumbers;
 pub use classes::NodeClasses;
-use dominators::{DominatorTree, NONE, WeakEdges};
+use dominators::{DominatorTree, WeakEdges};
 pub use edges::{Edges, Via};
 pub use index::{Lookup, NodeKind, ObjectIndex};
 pub use paths::PathStep;
@@ -164,6 +164,9 @@ pub use suspects::{
 
 /// A node: an index into the sorted ids of an [`ObjectIndex`].
 pub type NodeIndex = u32;
+
+/// "No node" in arrays of [`NodeIndex`] (and of other `u32` numbers, such as class numbers).
+pub(crate) const NONE: NodeIndex = u32::MAX;
 
 /// Which references are edges (see the module documentation).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
