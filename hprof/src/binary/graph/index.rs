@@ -16,6 +16,7 @@ use super::super::records::{Record, RecordBodies, Trace, parse_body};
 use super::super::types::{BasicType, Id, IdSize};
 use super::ids::Ids;
 use super::scratch::{self, Array, IN_MEMORY, Scratch};
+use super::sub_records::{self, Body};
 use super::{NodeIndex, Warnings};
 
 /// What kind of object a node is (from its sub-record tag).
@@ -110,7 +111,7 @@ impl<'a> ObjectIndex<'a> {
     /// # Errors
     /// As [`ObjectIndex::build`], and when `scratch` fails.
     pub fn build_in(data: &'a [u8], scratch: &dyn Scratch) -> Result<ObjectIndex<'a>> {
-        ObjectIndex::build_limited(data, scratch, MAX_NODES)
+        ObjectIndex::build_limited(data, scratch, MAX_NODES, 1)
     }
 
     /// [`ObjectIndex::build_in`] with a smaller node limit (tests of the limit).
@@ -118,109 +119,45 @@ impl<'a> ObjectIndex<'a> {
         data: &'a [u8],
         scratch: &dyn Scratch,
         max_nodes: usize,
+        threads: usize,
     ) -> Result<ObjectIndex<'a>> {
         let (header, header_len) = Header::parse(data)?;
         let id_size = header.id_size;
         let mut warnings = Warnings::default();
-        let mut ids: Vec<Id> = Vec::new();
-        let mut classes: IdMap<ClassInfo<'a>> = IdMap::default();
         let mut names = ClassNames::borrowing();
-        let mut roots = Vec::new();
         let mut traces = HashMap::new();
-        // Per class id: the longest instance data (to bound flattened layouts) and the number
-        // of instances (to bound the references).
-        let mut instances: IdMap<(u32, u64)> = IdMap::default();
-        // References of object arrays and class objects, at most.
-        let mut other_refs = 0u64;
-        // References of instances, at most, by their lengths alone (ids that fit, and the
-        // class): bounds the estimate by layouts when a class's instances differ in length.
-        let mut instance_refs_by_length = 0u64;
-        // The stretches of the file holding sub-records that decode, for the second pass.
-        let mut stretches: Vec<(u64, u64)> = Vec::new();
-        // While the ids come in ascending order (as a dump written in address order has
-        // them), their offsets: then they are already in node order and no second pass is
-        // needed.
-        let mut ascending: Option<Vec<u64>> = Some(Vec::new());
         // The same walk as every other reader of a dump: a heap dump cut short gives the
-        // sub-records that are there, and a file that is not whole says so at its end.
-        let bodies = RecordBodies::after_header(
+        // sub-records that are there, and a file that is not whole says so at its end. The
+        // heap-dump records are read after it, on several threads.
+        let records = RecordBodies::after_header(
             data.get(header_len..).unwrap_or_default(),
             header_len as u64,
             id_size,
         );
-        for r in bodies.salvaging() {
+        let mut bodies = Vec::new();
+        // The first error outside the heap dumps, with its record's place in the walk.
+        let mut stopped: Option<(usize, Error)> = None;
+        for (k, r) in records.salvaging().enumerate() {
             let (rh, body) = match r {
                 Ok(r) => r,
                 Err(e) => {
-                    warnings.stopped_at.get_or_insert(e);
+                    stopped.get_or_insert((k, e));
                     break;
                 }
             };
             if rh.is_heap_dump() {
-                // Sub-records through `parse_sub_record` on a cursor rather than through
-                // `SubRecords`: this loop is the hot part of building the index, and the
-                // iterator (an `Option<Result<SubRecord>>` per sub-record) measurably slows it.
-                let mut sc = Cursor::new(body, rh.body_offset(), id_size);
-                let mut decoded = rh.body_offset();
-                while !sc.is_empty() {
-                    let at = sc.offset();
-                    let sub = match parse_sub_record(&mut sc) {
-                        Ok(s) => s,
-                        Err(e) => {
-                            warnings.stopped_at.get_or_insert(e);
-                            break;
-                        }
-                    };
-                    decoded = sc.offset();
-                    let before = ids.len();
-                    match sub {
-                        SubRecord::InstanceDump(i) => {
-                            ids.push(i.object_id);
-                            let len = u32::try_from(i.data.len()).unwrap_or(u32::MAX);
-                            let e = instances.entry(i.class_id).or_insert((0, 0));
-                            e.0 = e.0.max(len);
-                            e.1 += 1;
-                            instance_refs_by_length += (i.data.len() / id_size.bytes()) as u64 + 1;
-                        }
-                        SubRecord::ObjectArrayDump(a) => {
-                            ids.push(a.array_id);
-                            other_refs += a.elements.len() as u64 + 1;
-                        }
-                        SubRecord::PrimitiveArrayDump(a) => ids.push(a.array_id),
-                        SubRecord::PrimitiveArrayNoData(a) => ids.push(a.array_id),
-                        SubRecord::ClassDump(cd) => {
-                            ids.push(cd.class_id);
-                            other_refs += 4
-                                + cd.static_fields().count() as u64
-                                + cd.constant_pool().count() as u64;
-                            classes.entry(cd.class_id).or_insert(ClassInfo {
-                                dump: cd,
-                                layout: Layout::default(),
-                                number: u32::MAX,
-                            });
-                        }
-                        SubRecord::Root(root) => roots.push(root),
-                        SubRecord::HeapDumpInfo(_) => {}
-                    }
-                    if ids.len() > before {
-                        if let Some(offsets) = &mut ascending {
-                            match (ids.get(before.wrapping_sub(1)), ids.get(before)) {
-                                (Some(prev), Some(id)) if prev >= id => ascending = None,
-                                _ => offsets.push(at),
-                            }
-                        }
-                    }
-                }
-                if decoded > rh.body_offset() {
-                    stretches.push((rh.body_offset(), decoded));
-                }
+                bodies.push(Body {
+                    record: k,
+                    offset: rh.body_offset(),
+                    bytes: body,
+                });
                 continue;
             }
             let record = match parse_body(&rh, body, id_size) {
                 Ok(r) => r,
                 Err(e) => {
                     // One bad record: keep going with the next (its framing is intact).
-                    warnings.stopped_at.get_or_insert(e);
+                    stopped.get_or_insert((k, e));
                     continue;
                 }
             };
@@ -233,21 +170,47 @@ impl<'a> ObjectIndex<'a> {
                 _ => {}
             }
         }
-        // Sort by id; the first sub-record of each id in file order wins (second pass).
-        ids.sort_unstable();
-        let before = ids.len();
-        ids.dedup();
-        warnings.duplicate_ids = (before - ids.len()) as u64;
-        if ids.len() > max_nodes {
-            return Err(too_many(ids.len(), max_nodes));
+        let found = sub_records::find(&bodies, id_size, scratch, threads)?;
+        drop(bodies);
+        warnings.stopped_at = match (found.error, stopped) {
+            (Some((a, e)), Some((b, _))) if a <= b => Some(e),
+            (_, Some((_, e))) | (Some((_, e)), None) => Some(e),
+            (None, None) => None,
+        };
+        let mut classes: IdMap<ClassInfo<'a>> = IdMap::default();
+        for dump in found.class_dumps {
+            // The first CLASS_DUMP of a class id in file order wins.
+            classes.entry(dump.class_id).or_insert(ClassInfo {
+                dump,
+                layout: Layout::default(),
+                number: u32::MAX,
+            });
         }
-        let ids = Ids::new(&ids);
-        let offsets = match ascending {
-            Some(found) if found.len() == ids.len() => {
-                let mut offsets = scratch::u64s(scratch, ids.len(), "object offsets")?;
-                offsets.copy_from_slice(&found);
-                offsets
+        let (roots, instances, stretches) = (found.roots, found.instances, found.stretches);
+        let (other_refs, instance_refs_by_length) =
+            (found.other_refs, found.instance_refs_by_length);
+        // Sort by id (in place, in the scratch storage); the first sub-record of each id in
+        // file order wins (second pass).
+        let mut id_array = sub_records::sorted(found.ids, found.count, scratch, threads)?;
+        let all = id_array.get_mut(..found.count).unwrap_or_default();
+        let mut distinct = 0usize;
+        for k in 0..all.len() {
+            let id = all.get(k).copied().unwrap_or(0);
+            if distinct == 0 || all.get(distinct - 1).is_some_and(|&last| last != id) {
+                if let Some(slot) = all.get_mut(distinct) {
+                    *slot = id;
+                }
+                distinct += 1;
             }
+        }
+        warnings.duplicate_ids = (found.count - distinct) as u64;
+        if distinct > max_nodes {
+            return Err(too_many(distinct, max_nodes));
+        }
+        let ids = Ids::new(all.get(..distinct).unwrap_or_default());
+        drop(id_array);
+        let offsets = match found.ascending {
+            Some(offsets) if found.count == distinct => offsets,
             _ => first_offsets(data, id_size, &stretches, &ids, scratch)?,
         };
         let mut special = HashMap::new();

@@ -142,6 +142,7 @@ pub mod retained;
 pub mod roots;
 pub mod scratch;
 pub mod strings;
+mod sub_records;
 pub mod suspects;
 #[cfg(test)]
 mod tests;
@@ -381,7 +382,8 @@ impl<'a, 'f> Graph<'a, 'f> {
         progress: &mut dyn FnMut(&'static str),
     ) -> Result<Graph<'a, 'f>> {
         progress("index");
-        let index = ObjectIndex::build_in(data, options.scratch)?;
+        let index =
+            ObjectIndex::build_limited(data, options.scratch, index::MAX_NODES, options.threads)?;
         Graph::from_index(index, options, progress)
     }
 

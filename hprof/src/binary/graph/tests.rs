@@ -163,12 +163,12 @@ fn past_the_node_limit_is_an_error_naming_count_and_limit() {
     let data = heap.build().unwrap();
     // Three nodes: the class and two instances.
     assert_eq!(
-        ObjectIndex::build_limited(&data, &IN_MEMORY, 3)
+        ObjectIndex::build_limited(&data, &IN_MEMORY, 3, 1)
             .unwrap()
             .len(),
         3
     );
-    let e = ObjectIndex::build_limited(&data, &IN_MEMORY, 2).unwrap_err();
+    let e = ObjectIndex::build_limited(&data, &IN_MEMORY, 2, 1).unwrap_err();
     assert_eq!(e, Error::TooManyObjects { count: 3, limit: 2 });
     assert_eq!(e.to_string(), "3 objects: the heap graph holds at most 2");
     // The real limit leaves room for the super-root's row and "none" in `u32`s.

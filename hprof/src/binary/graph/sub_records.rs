@@ -1,0 +1,347 @@
+//! The object index's pass over the heap-dump sub-records (`hprof.md` §1.5): the id of every
+//! object (and its offset while the ids ascend, as a dump written in address order has
+//! them), the instances of each class, the class dumps and the GC roots. Several threads
+//! take a run of heap-dump records each; their findings are joined in file order, so the
+//! index is the same whatever their number.
+
+use super::super::cursor::Cursor;
+use super::super::error::{Error, Result};
+use super::super::hash::IdMap;
+use super::super::heap_dump::{ClassDump, GcRoot, SubRecord, parse_sub_record};
+use super::super::types::{Id, IdSize};
+use super::scratch::{self, Array, Scratch};
+
+/// The body of one heap-dump record.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Body<'a> {
+    /// Its place in the walk over the records (to tell which of two errors comes first).
+    pub(super) record: usize,
+    /// Its file offset.
+    pub(super) offset: u64,
+    /// Its bytes (all there are of it, for a record cut short).
+    pub(super) bytes: &'a [u8],
+}
+
+/// What the sub-records hold.
+pub(super) struct Found<'a> {
+    /// Every object's id, in file order: the first [`Found::count`] entries count.
+    pub(super) ids: Array<u64>,
+    /// How many ids there are.
+    pub(super) count: usize,
+    /// When the ids ascend through the whole file: their sub-records' offsets, in the same
+    /// order (the first [`Found::count`] entries).
+    pub(super) ascending: Option<Array<u64>>,
+    /// Per class id: the longest instance data (to bound flattened layouts) and the number
+    /// of instances (to bound the references).
+    pub(super) instances: IdMap<(u32, u64)>,
+    /// The class dumps, in file order.
+    pub(super) class_dumps: Vec<ClassDump<'a>>,
+    /// The GC roots, in file order.
+    pub(super) roots: Vec<GcRoot>,
+    /// References of object arrays and class objects, at most.
+    pub(super) other_refs: u64,
+    /// References of instances, at most, by their lengths alone.
+    pub(super) instance_refs_by_length: u64,
+    /// The stretches of the file holding sub-records that decode.
+    pub(super) stretches: Vec<(u64, u64)>,
+    /// The first sub-record that does not decode, with its record's place in the walk.
+    pub(super) error: Option<(usize, Error)>,
+}
+
+/// Fewer bytes than this per thread are not worth a thread.
+const MIN_BYTES_PER_THREAD: usize = 64 << 10;
+
+/// The most ids `bytes` bytes of sub-records can hold: the shortest sub-record with an id
+/// (`PRIM_ARRAY_DUMP` of no element, Android's `PRIMITIVE_ARRAY_NODATA`) takes a tag, the
+/// id and 9 bytes more.
+fn most_ids(bytes: usize, id_size: IdSize) -> usize {
+    bytes / (id_size.bytes() + 10) + 1
+}
+
+/// Reads the sub-records of `bodies` on up to `threads` threads (the calling one included),
+/// keeping the ids and offsets in `scratch`.
+pub(super) fn find<'a>(
+    bodies: &[Body<'a>],
+    id_size: IdSize,
+    scratch: &dyn Scratch,
+    threads: usize,
+) -> Result<Found<'a>> {
+    let total: usize = bodies.iter().map(|b| b.bytes.len()).sum();
+    let runs = threads
+        .clamp(1, 64)
+        .min(total / MIN_BYTES_PER_THREAD)
+        .min(bodies.len())
+        .max(1);
+    // Runs of records of about equal bytes; the first run's arrays are sized for every id,
+    // so that the others' are appended to them.
+    let mut cuts = vec![0usize];
+    let mut seen = 0usize;
+    for (k, b) in bodies.iter().enumerate() {
+        seen += b.bytes.len();
+        if cuts.len() < runs && seen * runs >= total * cuts.len() {
+            cuts.push(k + 1);
+        }
+    }
+    cuts.push(bodies.len());
+    cuts.dedup();
+    let mut parts = Vec::with_capacity(cuts.len());
+    for (k, (&a, &b)) in cuts.iter().zip(cuts.iter().skip(1)).enumerate() {
+        let run = bodies.get(a..b).unwrap_or_default();
+        let bytes = if k == 0 {
+            total
+        } else {
+            run.iter().map(|b| b.bytes.len()).sum()
+        };
+        let most = most_ids(bytes, id_size);
+        parts.push(Part::new(
+            run,
+            scratch::u64s(scratch, most, "object ids")?,
+            scratch::u64s(scratch, most, "object offsets")?,
+        ));
+    }
+    let mut parts = parts.into_iter();
+    let Some(first) = parts.next() else {
+        return Found::empty(scratch);
+    };
+    let done = std::thread::scope(|scope| {
+        let others: Vec<_> = parts
+            .map(|p| scope.spawn(move || p.read(id_size)))
+            .collect();
+        let mut done = vec![first.read(id_size)];
+        for h in others {
+            match h.join() {
+                Ok(p) => done.push(p),
+                Err(panic) => std::panic::resume_unwind(panic),
+            }
+        }
+        done
+    });
+    let mut done = done.into_iter();
+    let Some(mut found) = done.next().map(Part::into_found) else {
+        return Found::empty(scratch);
+    };
+    for p in done {
+        found.append(p);
+    }
+    Ok(found)
+}
+
+/// The first `count` ids of `ids` in ascending order: sorted in place on one thread; on
+/// two, each half sorted by its own and the halves merged into a new array of `scratch`.
+pub(super) fn sorted(
+    mut ids: Array<u64>,
+    count: usize,
+    scratch: &dyn Scratch,
+    threads: usize,
+) -> Result<Array<u64>> {
+    let all = ids.get_mut(..count).unwrap_or_default();
+    if threads < 2 || count < MIN_IDS_TO_SPLIT_SORT || all.is_sorted() {
+        all.sort_unstable();
+        return Ok(ids);
+    }
+    let (a, b) = all.split_at_mut(count / 2);
+    std::thread::scope(|scope| {
+        let other = scope.spawn(|| b.sort_unstable());
+        a.sort_unstable();
+        if let Err(panic) = other.join() {
+            std::panic::resume_unwind(panic);
+        }
+    });
+    let mut merged = scratch::u64s(scratch, count, "object ids")?;
+    let (mut a, mut b) = (a.iter().peekable(), b.iter().peekable());
+    for slot in merged.iter_mut() {
+        *slot = match (a.peek(), b.peek()) {
+            (Some(&&x), Some(&&y)) if y < x => {
+                b.next();
+                y
+            }
+            (Some(&&x), _) => {
+                a.next();
+                x
+            }
+            (None, Some(&&y)) => {
+                b.next();
+                y
+            }
+            (None, None) => 0,
+        };
+    }
+    Ok(merged)
+}
+
+/// Fewer ids than this are sorted on one thread.
+const MIN_IDS_TO_SPLIT_SORT: usize = 1 << 16;
+
+/// One thread's run of heap-dump records.
+struct Part<'a, 'b> {
+    bodies: &'b [Body<'a>],
+    ids: Array<u64>,
+    offsets: Array<u64>,
+    count: usize,
+    ascending: bool,
+    instances: IdMap<(u32, u64)>,
+    class_dumps: Vec<ClassDump<'a>>,
+    roots: Vec<GcRoot>,
+    other_refs: u64,
+    instance_refs_by_length: u64,
+    stretches: Vec<(u64, u64)>,
+    error: Option<(usize, Error)>,
+}
+
+impl<'a, 'b> Part<'a, 'b> {
+    fn new(bodies: &'b [Body<'a>], ids: Array<u64>, offsets: Array<u64>) -> Part<'a, 'b> {
+        Part {
+            bodies,
+            ids,
+            offsets,
+            count: 0,
+            ascending: true,
+            instances: IdMap::default(),
+            class_dumps: Vec::new(),
+            roots: Vec::new(),
+            other_refs: 0,
+            instance_refs_by_length: 0,
+            stretches: Vec::new(),
+            error: None,
+        }
+    }
+
+    /// An object's id at `at`.
+    #[inline(always)]
+    fn id(&mut self, id: Id, at: u64) {
+        if self.ascending {
+            let prev = self.count.checked_sub(1).and_then(|k| self.ids.get(k));
+            if prev.is_some_and(|&p| p >= id) {
+                self.ascending = false;
+            } else if let Some(slot) = self.offsets.get_mut(self.count) {
+                *slot = at;
+            }
+        }
+        if let Some(slot) = self.ids.get_mut(self.count) {
+            *slot = id;
+            self.count += 1;
+        }
+    }
+
+    fn read(mut self, id_size: IdSize) -> Part<'a, 'b> {
+        for body in self.bodies {
+            // `parse_sub_record` on a cursor rather than the `SubRecords` iterator: this loop
+            // is the hot part of building the index.
+            let mut sc = Cursor::new(body.bytes, body.offset, id_size);
+            let mut decoded = body.offset;
+            while !sc.is_empty() {
+                let at = sc.offset();
+                let sub = match parse_sub_record(&mut sc) {
+                    Ok(s) => s,
+                    Err(e) => {
+                        self.error.get_or_insert((body.record, e));
+                        break;
+                    }
+                };
+                decoded = sc.offset();
+                match sub {
+                    SubRecord::InstanceDump(i) => {
+                        self.id(i.object_id, at);
+                        let len = u32::try_from(i.data.len()).unwrap_or(u32::MAX);
+                        let e = self.instances.entry(i.class_id).or_insert((0, 0));
+                        e.0 = e.0.max(len);
+                        e.1 += 1;
+                        self.instance_refs_by_length += (i.data.len() / id_size.bytes()) as u64 + 1;
+                    }
+                    SubRecord::ObjectArrayDump(a) => {
+                        self.id(a.array_id, at);
+                        self.other_refs += a.elements.len() as u64 + 1;
+                    }
+                    SubRecord::PrimitiveArrayDump(a) => self.id(a.array_id, at),
+                    SubRecord::PrimitiveArrayNoData(a) => self.id(a.array_id, at),
+                    SubRecord::ClassDump(cd) => {
+                        self.id(cd.class_id, at);
+                        self.other_refs += 4
+                            + cd.static_fields().count() as u64
+                            + cd.constant_pool().count() as u64;
+                        self.class_dumps.push(cd);
+                    }
+                    SubRecord::Root(root) => self.roots.push(root),
+                    SubRecord::HeapDumpInfo(_) => {}
+                }
+            }
+            if decoded > body.offset {
+                self.stretches.push((body.offset, decoded));
+            }
+        }
+        self
+    }
+
+    fn into_found(self) -> Found<'a> {
+        Found {
+            ids: self.ids,
+            count: self.count,
+            ascending: self.ascending.then_some(self.offsets),
+            instances: self.instances,
+            class_dumps: self.class_dumps,
+            roots: self.roots,
+            other_refs: self.other_refs,
+            instance_refs_by_length: self.instance_refs_by_length,
+            stretches: self.stretches,
+            error: self.error,
+        }
+    }
+}
+
+impl<'a> Found<'a> {
+    fn empty(scratch: &dyn Scratch) -> Result<Found<'a>> {
+        Ok(Found {
+            ids: scratch::u64s(scratch, 0, "object ids")?,
+            count: 0,
+            ascending: None,
+            instances: IdMap::default(),
+            class_dumps: Vec::new(),
+            roots: Vec::new(),
+            other_refs: 0,
+            instance_refs_by_length: 0,
+            stretches: Vec::new(),
+            error: None,
+        })
+    }
+
+    /// Appends what a later run of records holds.
+    fn append(&mut self, p: Part<'a, '_>) {
+        let (from, to) = (self.count, self.count + p.count);
+        // The ids still ascend if they ascend in `p` and across the seam.
+        let seam = match (
+            from.checked_sub(1).and_then(|k| self.ids.get(k)),
+            p.ids.first(),
+        ) {
+            (Some(last), Some(first)) => p.count == 0 || last < first,
+            _ => true,
+        };
+        if let (Some(to), Some(from)) = (self.ids.get_mut(from..to), p.ids.get(..p.count)) {
+            to.copy_from_slice(from);
+        }
+        self.ascending = match self.ascending.take() {
+            Some(mut offsets) if p.ascending && seam => {
+                if let (Some(to), Some(from)) =
+                    (offsets.get_mut(from..to), p.offsets.get(..p.count))
+                {
+                    to.copy_from_slice(from);
+                }
+                Some(offsets)
+            }
+            _ => None,
+        };
+        self.count = to;
+        for (class_id, (len, count)) in p.instances {
+            let e = self.instances.entry(class_id).or_insert((0, 0));
+            e.0 = e.0.max(len);
+            e.1 += count;
+        }
+        self.class_dumps.extend(p.class_dumps);
+        self.roots.extend(p.roots);
+        self.other_refs += p.other_refs;
+        self.instance_refs_by_length += p.instance_refs_by_length;
+        self.stretches.extend(p.stretches);
+        if self.error.is_none() {
+            self.error = p.error;
+        }
+    }
+}
