@@ -18,6 +18,8 @@ pub use hwc::HwcPacket;
 pub use io::{IoPacket, IoType};
 pub use sync::SyncPacket;
 
+pub use crate::tags::TagMap;
+
 use crate::cursor::{Endian, get_u16, get_u32, get_u64};
 use crate::error::{Error, Result};
 use crate::log::{FieldDescriptor, FieldType, PacketDescriptor};
@@ -672,26 +674,6 @@ impl TypedPacket {
             TypedPacket::Hwc(p) => &p.common,
             TypedPacket::Other { common, .. } => common,
         }
-    }
-}
-
-/// gprofng's `mapTagValue`: replaces raw thread/LWP ids with small sequential ids (1, 2, …) in
-/// order of first appearance, as `er_print` shows them (`t = 1`).
-#[derive(Debug, Clone, Default)]
-pub struct TagMap {
-    tags: std::collections::HashMap<u64, u32>,
-}
-
-impl TagMap {
-    /// An empty map.
-    pub fn new() -> Self {
-        Self::default()
-    }
-
-    /// The tag of `raw`, assigning the next one on first sight.
-    pub fn tag(&mut self, raw: u64) -> u32 {
-        let next = u32::try_from(self.tags.len() + 1).unwrap_or(u32::MAX);
-        *self.tags.entry(raw).or_insert(next)
     }
 }
 
