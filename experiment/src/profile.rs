@@ -13,7 +13,9 @@ use crate::packets::{
     ClockPacket, DataKind, HeapPacket, HeapType, HwcPacket, IoPacket, IoType, SyncPacket,
 };
 use crate::source::Source;
-use crate::stacks::{FrameKind, FunctionId, NO_JAVA_CALLSTACK, StackId, Symbolizer, TOTAL};
+use crate::stacks::{
+    FrameKind, FunctionId, NO_JAVA_CALLSTACK, NativeLines, StackId, Symbolizer, TOTAL,
+};
 use crate::summary::{LeakTracker, heap_leaks};
 use std::collections::HashMap;
 
@@ -1320,7 +1322,7 @@ pub fn heap_stacks<S: Source>(
     exp: &Experiment<S>,
     view: HeapView,
 ) -> crate::Result<Vec<HeapStack>> {
-    heap_stacks_with(exp, view, crate::lines::NativeLines::Off)
+    heap_stacks_with(exp, view, NativeLines::Off)
 }
 
 /// [`heap_stacks`] with native frames' source lines from `native`: with
@@ -1329,13 +1331,13 @@ pub fn heap_stacks<S: Source>(
 pub fn heap_stacks_with<S: Source>(
     exp: &Experiment<S>,
     view: HeapView,
-    native: crate::lines::NativeLines,
+    native: NativeLines,
 ) -> crate::Result<Vec<HeapStack>> {
-    let symbols = crate::lines::symbolizer(exp, native);
+    let symbols = Symbolizer::new(exp).with_lines(native);
     let mut all = StackProfile::collect(exp, symbols, Some(DataKind::Heap))?.heap_stacks(view);
     for d in exp.descendants().into_iter().filter(|d| d.has_data) {
         let child = exp.open_descendant(&d.name)?;
-        let symbols = crate::lines::symbolizer(&child, native).with_founder_archives(exp);
+        let symbols = Symbolizer::new(&child).with_lines(native).with_founder_archives(exp);
         let profile = StackProfile::collect(&child, symbols, Some(DataKind::Heap))?;
         for h in profile.heap_stacks(view) {
             match all.iter_mut().find(|a| a.frames == h.frames) {

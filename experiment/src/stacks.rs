@@ -81,6 +81,19 @@ pub enum FrameKind {
     Pseudo,
 }
 
+/// Where native frames get their lines from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum NativeLines {
+    /// The DWARF line tables of the load objects (archived, or found by the source), of every
+    /// DWARF version (gprofng 2.40 reads versions 2 to 4 only).
+    #[cfg(feature = "dwarf")]
+    Dwarf,
+    /// None: every native function is `<Function: f, instructions without line numbers>`, as
+    /// gprofng shows objects without line tables (and, in 2.40, DWARF 5 programs).
+    Off,
+}
+
 /// The order a stack's frames are given in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -610,6 +623,16 @@ impl<'e, S: Source> Symbolizer<'e, S> {
     pub fn with_native_lines(mut self) -> Self {
         self.native_lines = true;
         self
+    }
+
+    /// Gives native frames their lines from `native`: [`Symbolizer::with_native_lines`] for
+    /// [`NativeLines::Dwarf`], nothing for [`NativeLines::Off`].
+    pub(crate) fn with_lines(self, native: NativeLines) -> Self {
+        match native {
+            #[cfg(feature = "dwarf")]
+            NativeLines::Dwarf => self.with_native_lines(),
+            NativeLines::Off => self,
+        }
     }
 
     /// The source file names frames refer to ([`Frame::file`]).
