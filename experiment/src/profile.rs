@@ -169,10 +169,11 @@ impl Metric {
     }
 }
 
-/// Exclusive or inclusive.
+/// A metric's subtype, as gprofng calls it (`BaseMetric::SubType`): which packets a function's
+/// value counts. (The third, attributed, is the value of a call: [`CallersCallees`].)
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub enum Flavor {
+pub enum Subtype {
     /// `e.`: packets whose stack ends in the function.
     Exclusive,
     /// `i.`: packets whose stack contains the function.
@@ -184,7 +185,7 @@ pub enum Flavor {
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Column {
     /// Exclusive or inclusive.
-    pub flavor: Flavor,
+    pub subtype: Subtype,
     /// The metric.
     pub metric: Metric,
 }
@@ -193,9 +194,9 @@ impl Column {
     /// gprofng's key: `e.totalcpu`, `i.heapleakbytes`, … (`e.hwc<tag>` for a hardware
     /// counter, whose gprofng name [`FunctionTable::key`] gives).
     pub fn key(self) -> String {
-        let f = match self.flavor {
-            Flavor::Exclusive => "e",
-            Flavor::Inclusive => "i",
+        let f = match self.subtype {
+            Subtype::Exclusive => "e",
+            Subtype::Inclusive => "i",
         };
         match self.metric {
             Metric::Hwc(tag) => format!("{f}.hwc{tag}"),
@@ -205,7 +206,7 @@ impl Column {
 
     const fn incl(metric: Metric) -> Column {
         Column {
-            flavor: Flavor::Inclusive,
+            subtype: Subtype::Inclusive,
             metric,
         }
     }
@@ -217,7 +218,7 @@ pub fn default_columns(kind: DataKind) -> Vec<Column> {
     match kind {
         DataKind::Clock => vec![
             Column {
-                flavor: Flavor::Exclusive,
+                subtype: Subtype::Exclusive,
                 metric: Metric::TotalCpu,
             },
             Column::incl(Metric::TotalCpu),
@@ -246,7 +247,7 @@ pub fn hwc_columns(tags: &[u8]) -> Vec<Column> {
         .flat_map(|&t| {
             [
                 Column {
-                    flavor: Flavor::Exclusive,
+                    subtype: Subtype::Exclusive,
                     metric: Metric::Hwc(t),
                 },
                 Column::incl(Metric::Hwc(t)),
@@ -898,9 +899,9 @@ impl FunctionTable {
         match column.metric {
             Metric::Hwc(tag) => match self.hwc.iter().find(|(t, _)| *t == tag) {
                 Some((_, name)) => {
-                    let f = match column.flavor {
-                        Flavor::Exclusive => "e",
-                        Flavor::Inclusive => "i",
+                    let f = match column.subtype {
+                        Subtype::Exclusive => "e",
+                        Subtype::Inclusive => "i",
                     };
                     format!("{f}.{name}")
                 }
@@ -922,7 +923,7 @@ impl FunctionTable {
         columns
             .iter()
             .copied()
-            .find(|c| c.metric == Metric::TotalCpu && c.flavor == Flavor::Exclusive)
+            .find(|c| c.metric == Metric::TotalCpu && c.subtype == Subtype::Exclusive)
             .or_else(|| columns.first().copied())
     }
 
@@ -948,10 +949,10 @@ impl FunctionTable {
     ) -> Vec<(String, Row)> {
         let pick = |v: Option<&([u64; METRICS], [u64; METRICS])>, c: &Column| -> u64 {
             let i = c.metric.index();
-            let row = match (v, c.flavor) {
+            let row = match (v, c.subtype) {
                 (None, _) => &self.total,
-                (Some(v), Flavor::Exclusive) => &v.0,
-                (Some(v), Flavor::Inclusive) => &v.1,
+                (Some(v), Subtype::Exclusive) => &v.0,
+                (Some(v), Subtype::Inclusive) => &v.1,
             };
             row.get(i).copied().unwrap_or(0)
         };
@@ -1143,7 +1144,7 @@ impl FunctionTable {
             .iter()
             .map(|&m| {
                 let k = self.key(Column {
-                    flavor: Flavor::Exclusive,
+                    subtype: Subtype::Exclusive,
                     metric: m,
                 });
                 format!("a.{}", k.strip_prefix("e.").unwrap_or(&k))
@@ -1183,9 +1184,9 @@ impl FunctionTable {
         let sort_key = FunctionTable::sort_column(&columns);
         let value_of = |v: &ExclIncl| -> u64 {
             sort_key.map_or(0, |c| {
-                let row = match c.flavor {
-                    Flavor::Exclusive => &v.0,
-                    Flavor::Inclusive => &v.1,
+                let row = match c.subtype {
+                    Subtype::Exclusive => &v.0,
+                    Subtype::Inclusive => &v.1,
                 };
                 row.get(c.metric.index()).copied().unwrap_or(0)
             })
@@ -1337,7 +1338,9 @@ pub fn heap_stacks_with<S: Source>(
     let mut all = StackProfile::collect(exp, symbols, Some(DataKind::Heap))?.heap_stacks(view);
     for d in exp.descendants().into_iter().filter(|d| d.has_data) {
         let child = exp.open_descendant(&d.name)?;
-        let symbols = Symbolizer::new(&child).with_lines(native).with_founder_archives(exp);
+        let symbols = Symbolizer::new(&child)
+            .with_lines(native)
+            .with_founder_archives(exp);
         let profile = StackProfile::collect(&child, symbols, Some(DataKind::Heap))?;
         for h in profile.heap_stacks(view) {
             match all.iter_mut().find(|a| a.frames == h.frames) {
