@@ -138,13 +138,16 @@ impl LineList {
     ) -> crate::Result<LineList> {
         let mut errors = Vec::new();
         let mut table = {
-            let profile = StackProfile::collect(exp, Symbolizer::new(exp).with_lines(native), only)?;
+            let profile =
+                StackProfile::collect(exp, Symbolizer::new(exp).with_lines(native), only)?;
             errors.extend_from_slice(profile.symbols.line_table_errors());
             profile.line_table()
         };
         for d in exp.descendants().into_iter().filter(|d| d.has_data) {
             let child = exp.open_descendant(&d.name)?;
-            let symbols = Symbolizer::new(&child).with_lines(native).with_founder_archives(exp);
+            let symbols = Symbolizer::new(&child)
+                .with_lines(native)
+                .with_founder_archives(exp);
             let profile = StackProfile::collect(&child, symbols, only)?;
             errors.extend_from_slice(profile.symbols.line_table_errors());
             table.merge(profile.line_table());
