@@ -7,6 +7,8 @@
 //! The object graph and the columnar export find references through these layouts; the
 //! [`Index`](super::index::Index) decodes every field through its own [`ClassLayout`]s
 //! (see [`Index::layout`](super::index::Index::layout)), which say why a chain is unusable.
+//! All of them walk a superclass chain with [`SuperclassChain`], so they agree on where a
+//! chain ends (the root, a class without a dump, a loop).
 //!
 //! [`ClassLayout`]: super::index::ClassLayout
 
@@ -35,6 +37,87 @@ pub enum ChainEnd {
     /// The chain loops: the layout holds the fields of the classes before the loop (only with
     /// [`MissingSuperclass::Partial`]).
     Loop,
+}
+
+/// The classes of a superclass chain, from a class up towards the root: each class id with its
+/// `CLASS_DUMP` (`None` for a class without one, which ends the chain), then
+/// [`end`](SuperclassChain::end) says where the chain ended.
+///
+/// This is the one walk up a chain that every reader of class layouts shares (the
+/// [`Index`](super::index::Index)'s layouts, [`ObjectFieldLayouts`], the object graph's
+/// reference classes), so they agree on where a chain ends. A chain that loops ends with
+/// [`ChainEnd::Loop`] within a few laps of the loop (Brent's cycle detection), and never after
+/// more than `classes + 1` classes, so a loop costs a bounded number of steps.
+#[derive(Debug, Clone)]
+pub struct SuperclassChain<D> {
+    /// The class to yield next (0: the root is reached).
+    next: Id,
+    dump: D,
+    /// Classes yielded so far.
+    steps: usize,
+    /// How many classes the dump has.
+    classes: usize,
+    /// Brent's cycle detection: the class the walk compares against, the steps since it was
+    /// set, and the steps after which it is set again.
+    tortoise: Id,
+    lap: usize,
+    power: usize,
+    end: Option<ChainEnd>,
+}
+
+impl<'d, D: Fn(Id) -> Option<ClassDump<'d>>> SuperclassChain<D> {
+    /// The chain of `class_id` (itself first): `dump` gives the `CLASS_DUMP` of a class,
+    /// `classes` how many classes there are (a longer chain loops).
+    pub fn new(class_id: Id, classes: usize, dump: D) -> Self {
+        SuperclassChain {
+            next: class_id,
+            dump,
+            steps: 0,
+            classes,
+            tortoise: 0,
+            lap: 0,
+            power: 1,
+            end: None,
+        }
+    }
+
+    /// Where the chain ended, once the walk has returned `None` or a class without a dump.
+    pub fn end(&self) -> Option<ChainEnd> {
+        self.end
+    }
+}
+
+impl<'d, D: Fn(Id) -> Option<ClassDump<'d>>> Iterator for SuperclassChain<D> {
+    type Item = (Id, Option<ClassDump<'d>>);
+
+    #[inline]
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.end.is_some() {
+            return None;
+        }
+        let id = self.next;
+        if id == 0 {
+            self.end = Some(ChainEnd::Root);
+            return None;
+        }
+        if id == self.tortoise || self.steps > self.classes {
+            self.end = Some(ChainEnd::Loop);
+            return None;
+        }
+        self.lap += 1;
+        if self.lap == self.power {
+            self.tortoise = id;
+            self.power = self.power.saturating_mul(2);
+            self.lap = 0;
+        }
+        self.steps += 1;
+        let dump = (self.dump)(id);
+        match &dump {
+            Some(c) => self.next = c.super_class_id,
+            None => self.end = Some(ChainEnd::MissingClass),
+        }
+        Some((id, dump))
+    }
 }
 
 /// One class's layout: a range of [`ObjectFieldLayouts::fields`].
@@ -156,9 +239,8 @@ impl<T: Copy> ObjectFieldLayouts<T> {
             return l;
         }
         // Up to the first class whose layout is known, or the root, or a class without a
-        // dump, or a loop (a chain longer than there are classes).
+        // dump, or a loop.
         self.chain.clear();
-        let mut id = class_id;
         let partial = |chain_end| match self.missing {
             MissingSuperclass::NoLayout => None,
             MissingSuperclass::Partial => Some(Layout {
@@ -166,21 +248,21 @@ impl<T: Copy> ObjectFieldLayouts<T> {
                 ..Layout::ROOT
             }),
         };
+        let mut walk = SuperclassChain::new(class_id, classes, &dump);
         let mut base = loop {
-            if id == 0 {
-                break Some(Layout::ROOT);
-            }
+            let Some((id, c)) = walk.next() else {
+                break match walk.end() {
+                    Some(ChainEnd::Loop) => partial(ChainEnd::Loop),
+                    _ => Some(Layout::ROOT),
+                };
+            };
             if let Some(&l) = self.layouts.get(&id) {
                 break l;
             }
-            let Some(c) = dump(id) else {
+            if c.is_none() {
                 break partial(ChainEnd::MissingClass);
-            };
-            if self.chain.len() >= classes {
-                break partial(ChainEnd::Loop);
             }
             self.chain.push(id);
-            id = c.super_class_id;
         };
         // Then down again, each class's layout from its superclass's.
         while let Some(id) = self.chain.pop() {

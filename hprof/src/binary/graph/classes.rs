@@ -7,9 +7,8 @@
 use super::super::hash::IdMap;
 use super::super::heap_dump::SubRecord;
 use super::super::types::{BasicType, Id};
-use super::NodeIndex;
-use super::dominators::NONE;
 use super::index::ObjectIndex;
+use super::{NONE, NodeIndex};
 
 /// Whether the graph keeps the class of every node from its build (see
 /// [`Options::classes`](super::Options::classes)).

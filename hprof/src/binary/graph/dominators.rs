@@ -7,6 +7,7 @@
 //! O(m log n) evaluation the whole run.
 
 use super::super::error::Result;
+use super::NONE;
 use super::edges::Edges;
 use super::scratch::{self, Array, Scratch};
 
@@ -53,9 +54,6 @@ impl Pos for u64 {
         scratch::u64s(s, len, "predecessor row starts")
     }
 }
-
-/// "No node" in `u32` arrays.
-pub(crate) const NONE: u32 = u32::MAX;
 
 #[inline(always)]
 fn g(v: &[u32], i: u32) -> u32 {

@@ -10,9 +10,9 @@ use super::super::error::{Error, Result};
 use super::super::hash::IdMap;
 use super::super::header::Header;
 use super::super::heap_dump::{ClassDump, GcRoot, SubRecord, parse_sub_record, sub_tag};
-use super::super::layout::{ChainEnd, MissingSuperclass, ObjectFieldLayouts};
+use super::super::layout::{ChainEnd, MissingSuperclass, ObjectFieldLayouts, SuperclassChain};
 use super::super::names::{BorrowedStrings, ClassNames};
-use super::super::records::{Record, RecordHeader, Trace, Wholeness, parse_body, tag};
+use super::super::records::{Record, RecordBodies, Trace, parse_body};
 use super::super::types::{BasicType, Id, IdSize};
 use super::ids::Ids;
 use super::scratch::{self, Array, IN_MEMORY, Scratch};
@@ -141,32 +141,25 @@ impl<'a> ObjectIndex<'a> {
         // them), their offsets: then they are already in node order and no second pass is
         // needed.
         let mut ascending: Option<Vec<u64>> = Some(Vec::new());
-        let mut c = Cursor::new(
+        // The same walk as every other reader of a dump: a heap dump cut short gives the
+        // sub-records that are there, and a file that is not whole says so at its end.
+        let bodies = RecordBodies::after_header(
             data.get(header_len..).unwrap_or_default(),
             header_len as u64,
             id_size,
         );
-        let mut whole = Wholeness::default();
-        while !c.is_empty() {
-            let rh = match RecordHeader::parse(&mut c) {
-                Ok(h) => h,
+        for r in bodies.salvaging() {
+            let (rh, body) = match r {
+                Ok(r) => r,
                 Err(e) => {
                     warnings.stopped_at.get_or_insert(e);
                     break;
                 }
             };
-            whole.see(rh.tag);
-            let is_dump = rh.tag == tag::HEAP_DUMP || rh.tag == tag::HEAP_DUMP_SEGMENT;
-            let (body, cut) = match c.bytes(rh.length as usize, "a record body") {
-                Ok(b) => (b, None),
-                // A heap dump cut short: index the sub-records that are there.
-                Err(e) if is_dump => (c.rest(), Some(e)),
-                Err(e) => {
-                    warnings.stopped_at.get_or_insert(e);
-                    break;
-                }
-            };
-            if is_dump {
+            if rh.is_heap_dump() {
+                // Sub-records through `parse_sub_record` on a cursor rather than through
+                // `SubRecords`: this loop is the hot part of building the index, and the
+                // iterator (an `Option<Result<SubRecord>>` per sub-record) measurably slows it.
                 let mut sc = Cursor::new(body, rh.body_offset(), id_size);
                 let mut decoded = rh.body_offset();
                 while !sc.is_empty() {
@@ -221,10 +214,6 @@ impl<'a> ObjectIndex<'a> {
                 if decoded > rh.body_offset() {
                     stretches.push((rh.body_offset(), decoded));
                 }
-                if let Some(e) = cut {
-                    warnings.stopped_at.get_or_insert(e);
-                    break;
-                }
                 continue;
             }
             let record = match parse_body(&rh, body, id_size) {
@@ -242,12 +231,6 @@ impl<'a> ObjectIndex<'a> {
                     traces.insert(t.stack_trace_serial, t);
                 }
                 _ => {}
-            }
-        }
-        if warnings.stopped_at.is_none() {
-            // The same judgement of a whole file as every other reader of a dump.
-            if let Err(e) = whole.check(c.offset()) {
-                warnings.stopped_at = Some(e);
             }
         }
         // Sort by id; the first sub-record of each id in file order wins (second pass).
@@ -425,11 +408,12 @@ impl<'a> ObjectIndex<'a> {
     /// nearest `java.lang.ref` class of its superclass chain is a weak, phantom or finalizer
     /// reference (a soft reference is followed like a strong one).
     fn is_weak_reference(&self, class_id: Id) -> bool {
-        let mut id = class_id;
-        let mut depth = 0;
-        while id != 0 && depth <= self.classes.len() {
-            let name = self.class_name(id);
-            match name.as_deref() {
+        let classes = &self.classes;
+        let chain = SuperclassChain::new(class_id, classes.len(), |id| {
+            classes.get(&id).map(|c| c.dump)
+        });
+        for (id, _) in chain {
+            match self.class_name(id).as_deref() {
                 Some(
                     "java.lang.ref.WeakReference"
                     | "java.lang.ref.PhantomReference"
@@ -439,11 +423,6 @@ impl<'a> ObjectIndex<'a> {
                 Some("java.lang.ref.SoftReference") => return false,
                 _ => {}
             }
-            let Some(info) = self.classes.get(&id) else {
-                return false;
-            };
-            id = info.dump.super_class_id;
-            depth += 1;
         }
         false
     }
@@ -588,6 +567,7 @@ fn first_offsets(
     let mut offsets = scratch::u64s(scratch, ids.len(), "object offsets")?;
     for &(start, end) in stretches {
         let body = data.get(start as usize..end as usize).unwrap_or_default();
+        // As in the first pass, `parse_sub_record` on a cursor (the hot loop).
         let mut c = Cursor::new(body, start, id_size);
         while !c.is_empty() {
             let at = c.offset();

@@ -4,11 +4,10 @@
 
 use super::super::error::Result;
 use super::EdgePolicy;
-use super::NodeIndex;
-use super::dominators::NONE;
 use super::edges::{Edges, Via, for_each_reference};
 use super::index::ObjectIndex;
 use super::scratch::{self, Array, Scratch};
+use super::{NONE, NodeIndex};
 
 /// Marks a root node in the parent array (its parent is the super-root).
 pub(crate) const SUPER: u32 = u32::MAX - 1;

@@ -4,7 +4,8 @@
 
 use super::super::heap_dump::SubRecord;
 use super::super::types::IdSize;
-use super::dominators::{DominatorTree, NONE};
+use super::NONE;
+use super::dominators::DominatorTree;
 use super::index::ObjectIndex;
 use super::suspects::Children;
 use super::{Graph, NodeIndex};

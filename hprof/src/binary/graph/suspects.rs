@@ -6,7 +6,7 @@
 
 #[cfg(doc)]
 use super::EdgePolicy;
-use super::dominators::NONE;
+use super::NONE;
 use std::collections::{HashMap, HashSet};
 
 use super::super::error::Result;

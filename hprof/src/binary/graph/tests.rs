@@ -3,7 +3,8 @@
 
 use proptest::prelude::*;
 
-use super::dominators::{DominatorTree, Linking, NONE, WeakEdges};
+use super::NONE;
+use super::dominators::{DominatorTree, Linking, WeakEdges};
 use super::edges::Edges;
 use super::scratch::IN_MEMORY;
 

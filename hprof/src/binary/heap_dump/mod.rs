@@ -122,6 +122,7 @@ pub struct SubRecords<'a> {
 
 impl<'a> SubRecords<'a> {
     /// Iterates over `body`, whose first byte is at file offset `offset`.
+    #[inline]
     pub fn new(body: &'a [u8], offset: u64, id_size: IdSize) -> SubRecords<'a> {
         SubRecords {
             c: Cursor::new(body, offset, id_size),
@@ -130,6 +131,7 @@ impl<'a> SubRecords<'a> {
     }
 
     /// File offset of the next sub-record.
+    #[inline]
     pub fn offset(&self) -> u64 {
         self.c.offset()
     }

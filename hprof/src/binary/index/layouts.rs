@@ -6,6 +6,7 @@ use crate::binary::cursor::Cursor;
 use crate::binary::error::{Error, Result};
 use crate::binary::hash::IdMap;
 use crate::binary::heap_dump::{FieldDescriptor, InstanceDump};
+use crate::binary::layout::{ChainEnd, SuperclassChain};
 use crate::binary::types::{BasicType, Id, IdSize, Value};
 
 /// One instance field of a class layout.
@@ -86,27 +87,14 @@ impl<'a> Index<'a> {
     pub fn layout(&self, class_id: Id) -> Result<ClassLayout<'a>> {
         let mut fields = Vec::new();
         let mut offset = 0usize;
-        let mut id = class_id;
-        let mut depth = 0;
-        // Brent's cycle detection: a loop is found within a few laps of it, so a class in a
-        // loop adds its fields a bounded number of times (never once per class in the file).
-        let (mut tortoise, mut lap, mut power) = (0, 0usize, 1usize);
-        // Offset of the CLASS_DUMP that named `id` as its superclass (0: `class_id` itself).
+        // Offset of the CLASS_DUMP that named the next class as its superclass (0: `class_id`
+        // itself).
         let mut named_at = 0;
-        while id != 0 {
-            if id == tortoise {
-                return Err(Error::Invalid {
-                    offset: named_at,
-                    message: format!("the superclass chain of class 0x{class_id:x} loops"),
-                });
-            }
-            lap += 1;
-            if lap == power {
-                tortoise = id;
-                power = power.saturating_mul(2);
-                lap = 0;
-            }
-            let c = self.class_dumps.get(&id).ok_or_else(|| Error::Invalid {
+        let mut chain = SuperclassChain::new(class_id, self.class_dumps.len(), |id| {
+            self.class_dumps.get(&id).copied()
+        });
+        for (id, c) in &mut chain {
+            let c = c.ok_or_else(|| Error::Invalid {
                 offset: named_at,
                 message: format!(
                     "no CLASS_DUMP for class 0x{id:x} (in the superclass chain of 0x{class_id:x})"
@@ -126,14 +114,12 @@ impl<'a> Index<'a> {
                 offset += field_type.size(self.header.id_size);
             }
             named_at = self.class_dump_offsets.get(&id).copied().unwrap_or(0);
-            id = c.super_class_id;
-            depth += 1;
-            if depth > self.class_dumps.len() {
-                return Err(Error::Invalid {
-                    offset: named_at,
-                    message: format!("the superclass chain of class 0x{class_id:x} loops"),
-                });
-            }
+        }
+        if chain.end() == Some(ChainEnd::Loop) {
+            return Err(Error::Invalid {
+                offset: named_at,
+                message: format!("the superclass chain of class 0x{class_id:x} loops"),
+            });
         }
         Ok(ClassLayout {
             class_id,

@@ -24,4 +24,4 @@ pub use model::{
 pub use parse::parse_body;
 pub(crate) use tags::record_what;
 pub use tags::{is_known_tag, tag};
-pub use walk::{Records, Wholeness};
+pub use walk::{RecordBodies, Records, Wholeness};

@@ -1,5 +1,6 @@
-//! The records of a whole file held in memory, one after another ([`Records`]), salvaging
-//! what a cut-off file holds, and the file-level judgement of a whole dump ([`Wholeness`]).
+//! The records of a whole file held in memory, one after another ([`Records`], over the walk of
+//! their framing, [`RecordBodies`]), salvaging what a cut-off file holds, and the file-level
+//! judgement of a whole dump ([`Wholeness`]).
 
 use super::framing::{RECORD_HEADER_LEN, RecordHeader, UnknownTags};
 use super::model::Record;
@@ -13,17 +14,10 @@ use crate::binary::types::IdSize;
 /// A lazy, fallible iterator over the top-level records of a whole file held in memory.
 ///
 /// Yields each record with its framing; stops at the end of the input or after the first
-/// error.
+/// error. Built on [`RecordBodies`], the walk over the records' framing.
 #[derive(Debug, Clone)]
 pub struct Records<'a> {
-    c: Cursor<'a>,
-    unknown: UnknownTags,
-    done: bool,
-    salvage: bool,
-    /// The error to yield after a heap dump cut off by the end of the input (salvage mode).
-    pending: Option<Error>,
-    /// What the end-of-file checks need.
-    whole: Wholeness,
+    bodies: RecordBodies<'a>,
 }
 
 impl<'a> Records<'a> {
@@ -43,6 +37,71 @@ impl<'a> Records<'a> {
     /// Iterates over records in `data`, which starts at file offset `offset` (after a header).
     pub fn after_header(data: &'a [u8], offset: u64, id_size: IdSize) -> Records<'a> {
         Records {
+            bodies: RecordBodies::after_header(data, offset, id_size),
+        }
+    }
+
+    /// Reads as much as possible of a file that may be cut off, and checks that it is whole
+    /// (see [`RecordBodies::salvaging`]).
+    pub fn salvaging(self) -> Records<'a> {
+        Records {
+            bodies: self.bodies.salvaging(),
+        }
+    }
+
+    /// Sets what to do with unknown top-level tags (default: [`UnknownTags::Surface`]).
+    pub fn unknown_tags(self, policy: UnknownTags) -> Records<'a> {
+        Records {
+            bodies: self.bodies.unknown_tags(policy),
+        }
+    }
+
+    /// File offset of the next record.
+    pub fn offset(&self) -> u64 {
+        self.bodies.offset()
+    }
+}
+
+impl<'a> Iterator for Records<'a> {
+    type Item = Result<(RecordHeader, Record<'a>)>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let (header, body) = match self.bodies.next()? {
+            Ok(r) => r,
+            Err(e) => return Some(Err(e)),
+        };
+        let record = parse_body(&header, body, self.bodies.c.id_size());
+        if record.is_err() {
+            self.bodies.done = true;
+        }
+        Some(record.map(|r| (header, r)))
+    }
+}
+
+/// The walk over the framing of the top-level records of a whole file held in memory: each
+/// record's header and body bytes, its body not decoded (that is
+/// [`parse_body`](super::parse_body)'s job, or [`Records`]'s). A reader that decodes some
+/// bodies itself walks the file through this, so every reader frames records, salvages a
+/// cut-off heap dump and judges a file whole in the same way.
+///
+/// Stops at the end of the input or after the first error (a body that does not decode is
+/// not one: its framing is intact).
+#[derive(Debug, Clone)]
+pub struct RecordBodies<'a> {
+    c: Cursor<'a>,
+    unknown: UnknownTags,
+    done: bool,
+    salvage: bool,
+    /// The error to yield after a heap dump cut off by the end of the input (salvage mode).
+    pending: Option<Error>,
+    /// What the end-of-file checks need.
+    whole: Wholeness,
+}
+
+impl<'a> RecordBodies<'a> {
+    /// Iterates over records in `data`, which starts at file offset `offset` (after a header).
+    pub fn after_header(data: &'a [u8], offset: u64, id_size: IdSize) -> RecordBodies<'a> {
+        RecordBodies {
             c: Cursor::new(data, offset, id_size),
             unknown: UnknownTags::Surface,
             done: false,
@@ -58,13 +117,13 @@ impl<'a> Records<'a> {
     /// by an [`Error::PastEnd`] saying how many bytes are missing; at the end of the input, a
     /// file with no record after its header, or with `HEAP_DUMP_SEGMENT`s but no
     /// `HEAP_DUMP_END` after them, yields an [`Error::Truncated`].
-    pub fn salvaging(mut self) -> Records<'a> {
+    pub fn salvaging(mut self) -> RecordBodies<'a> {
         self.salvage = true;
         self
     }
 
     /// Sets what to do with unknown top-level tags (default: [`UnknownTags::Surface`]).
-    pub fn unknown_tags(mut self, policy: UnknownTags) -> Records<'a> {
+    pub fn unknown_tags(mut self, policy: UnknownTags) -> RecordBodies<'a> {
         self.unknown = policy;
         self
     }
@@ -74,7 +133,7 @@ impl<'a> Records<'a> {
         self.c.offset()
     }
 
-    fn next_record(&mut self) -> Result<Option<(RecordHeader, Record<'a>)>> {
+    fn next_record(&mut self) -> Result<Option<(RecordHeader, &'a [u8])>> {
         if let Some(e) = self.pending.take() {
             return Err(e);
         }
@@ -121,8 +180,28 @@ impl<'a> Records<'a> {
                     }
                 }
             }
-            let record = parse_body(&header, body, self.c.id_size())?;
-            return Ok(Some((header, record)));
+            return Ok(Some((header, body)));
+        }
+    }
+}
+
+impl<'a> Iterator for RecordBodies<'a> {
+    type Item = Result<(RecordHeader, &'a [u8])>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.done {
+            return None;
+        }
+        match self.next_record() {
+            Ok(Some(r)) => Some(Ok(r)),
+            Ok(None) => {
+                self.done = true;
+                None
+            }
+            Err(e) => {
+                self.done = true;
+                Some(Err(e))
+            }
         }
     }
 }
@@ -176,26 +255,5 @@ impl Wholeness {
             });
         }
         Ok(())
-    }
-}
-
-impl<'a> Iterator for Records<'a> {
-    type Item = Result<(RecordHeader, Record<'a>)>;
-
-    fn next(&mut self) -> Option<Self::Item> {
-        if self.done {
-            return None;
-        }
-        match self.next_record() {
-            Ok(Some(r)) => Some(Ok(r)),
-            Ok(None) => {
-                self.done = true;
-                None
-            }
-            Err(e) => {
-                self.done = true;
-                Some(Err(e))
-            }
-        }
     }
 }
