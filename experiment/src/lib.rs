@@ -102,6 +102,7 @@ pub mod profile;
 pub mod source;
 pub mod stacks;
 pub mod summary;
+mod tags;
 pub mod xml;
 
 pub use bytes;

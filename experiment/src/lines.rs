@@ -21,20 +21,8 @@ use crate::experiment::Experiment;
 use crate::packets::DataKind;
 use crate::profile::{Calls, Column, FunctionTable, StackProfile};
 use crate::source::Source;
+pub use crate::stacks::NativeLines;
 use crate::stacks::{Frame, FrameKind, FunctionId, Symbolizer};
-
-/// Where native frames get their lines from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum NativeLines {
-    /// The DWARF line tables of the load objects (archived, or found by the source), of every
-    /// DWARF version (gprofng 2.40 reads versions 2 to 4 only).
-    #[cfg(feature = "dwarf")]
-    Dwarf,
-    /// None: every native function is `<Function: f, instructions without line numbers>`, as
-    /// gprofng shows objects without line tables (and, in 2.40, DWARF 5 programs).
-    Off,
-}
 
 /// One row of the line list.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -150,13 +138,16 @@ impl LineList {
     ) -> crate::Result<LineList> {
         let mut errors = Vec::new();
         let mut table = {
-            let profile = StackProfile::collect(exp, symbolizer(exp, native), only)?;
+            let profile =
+                StackProfile::collect(exp, Symbolizer::new(exp).with_lines(native), only)?;
             errors.extend_from_slice(profile.symbols.line_table_errors());
             profile.line_table()
         };
         for d in exp.descendants().into_iter().filter(|d| d.has_data) {
             let child = exp.open_descendant(&d.name)?;
-            let symbols = symbolizer(&child, native).with_founder_archives(exp);
+            let symbols = Symbolizer::new(&child)
+                .with_lines(native)
+                .with_founder_archives(exp);
             let profile = StackProfile::collect(&child, symbols, only)?;
             errors.extend_from_slice(profile.symbols.line_table_errors());
             table.merge(profile.line_table());
@@ -214,15 +205,5 @@ impl LineList {
     pub fn value(&self, line: &Line, key: &str) -> Option<u64> {
         let at = self.keys.iter().position(|k| k == key)?;
         line.values.get(at).copied()
-    }
-}
-
-/// A symbolizer of `exp` giving native frames lines from `native`.
-pub(crate) fn symbolizer<S: Source>(exp: &Experiment<S>, native: NativeLines) -> Symbolizer<'_, S> {
-    let symbols = Symbolizer::new(exp);
-    match native {
-        #[cfg(feature = "dwarf")]
-        NativeLines::Dwarf => symbols.with_native_lines(),
-        NativeLines::Off => symbols,
     }
 }

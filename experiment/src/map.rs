@@ -130,28 +130,69 @@ fn attr<'a>(a: &'a [(String, String)], n: &str) -> Option<&'a str> {
     a.iter().find(|(k, _)| k == n).map(|(_, v)| v.as_str())
 }
 
+/// What an event that maps code maps: a segment of a load object, or code generated at run
+/// time (a `function` or `jcm` event).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Mapping<'a> {
+    /// Relative time of the event.
+    tstamp: Timestamp,
+    /// Start address.
+    vaddr: u64,
+    /// Size in bytes.
+    size: u64,
+    /// The load object, the dynamic function, or `<JIT-compiled method>`.
+    name: &'a str,
+    /// File offset of the start (0 for generated code; may be negative).
+    foffset: i64,
+    /// Code generated at run time rather than a segment of a load object file.
+    generated: bool,
+}
+
+impl<'a> Mapping<'a> {
+    /// Whether the mapping holds `pc`.
+    fn contains(&self, pc: u64) -> bool {
+        pc >= self.vaddr && pc - self.vaddr < self.size
+    }
+
+    /// Where `pc`, which the mapping holds, falls in it.
+    fn place(&self, pc: u64) -> Resolved<'a> {
+        Resolved {
+            name: self.name,
+            offset: (pc - self.vaddr).wrapping_add(self.foffset as u64),
+            generated: self.generated,
+            segment_offset: self.foffset as u64,
+            segment_size: self.size,
+        }
+    }
+}
+
 impl MapEvent {
-    /// For an event that maps code: its time, address, size, name, file offset, and whether
-    /// the code was generated at run time.
-    fn mapping(&self) -> Option<(Timestamp, u64, u64, &str, i64, bool)> {
-        match self {
-            MapEvent::Segment(s) => {
-                Some((s.tstamp, s.vaddr, s.size, s.name.as_str(), s.foffset, false))
-            }
+    /// What the event maps, for an event that maps code.
+    fn mapping(&self) -> Option<Mapping<'_>> {
+        let (tstamp, vaddr, size, name, foffset, generated) = match self {
+            MapEvent::Segment(s) => (s.tstamp, s.vaddr, s.size, s.name.as_str(), s.foffset, false),
             MapEvent::Function {
                 tstamp,
                 vaddr,
                 size,
                 name,
-            } => Some((*tstamp, *vaddr, *size, name.as_str(), 0, true)),
+            } => (*tstamp, *vaddr, *size, name.as_str(), 0, true),
             MapEvent::Jcm {
                 tstamp,
                 vaddr,
                 size,
                 ..
-            } => Some((*tstamp, *vaddr, *size, "<JIT-compiled method>", 0, true)),
-            _ => None,
-        }
+            } => (*tstamp, *vaddr, *size, "<JIT-compiled method>", 0, true),
+            _ => return None,
+        };
+        Some(Mapping {
+            tstamp,
+            vaddr,
+            size,
+            name,
+            foffset,
+            generated,
+        })
     }
 }
 
@@ -235,22 +276,7 @@ impl Map {
     /// (the load bias plus the first `PT_LOAD`'s page address, see
     /// [`Elf::load_address`](crate::elf::Elf::load_address)).
     pub fn load_base(&self, name: &str, ts: Timestamp) -> Option<u64> {
-        let mut best: Option<(Timestamp, u64)> = None;
-        for s in self.segments() {
-            if s.name == name
-                && s.foffset == 0
-                && s.tstamp <= ts
-                && best.is_none_or(|(bt, _)| s.tstamp >= bt)
-            {
-                best = Some((s.tstamp, s.vaddr));
-            }
-        }
-        let (t, vaddr) = best?;
-        let unmapped = self.events.iter().any(|e| {
-            matches!(e, MapEvent::Unmap { tstamp, vaddr: v, .. }
-                if *v == vaddr && *tstamp >= t && *tstamp <= ts)
-        });
-        (!unmapped).then_some(vaddr)
+        self.index().load_base(name, ts)
     }
 
     /// Names native PC `pc` (resolved at relative time `ts` to `resolved`) the way gprofng's
@@ -271,65 +297,18 @@ impl Map {
         name_native(pc, resolved, elf, || self.load_base(resolved.name, ts))
     }
 
-    /// An index of this map for many lookups ([`MapIndex::resolve`],
-    /// [`MapIndex::load_base`], [`MapIndex::native_frame`] give the same answers as the
-    /// methods here, which look at every event).
+    /// An index of this map for many lookups: [`MapIndex::resolve`],
+    /// [`MapIndex::load_base`] and [`MapIndex::native_frame`] answer what the methods here
+    /// answer (which build an index for each call).
     pub fn index(&self) -> MapIndex<'_> {
         MapIndex::new(self)
     }
 
     /// Resolves `pc` at relative time `ts` to the load object mapped there (the latest mapping
-    /// at or before `ts` that contains `pc` and was not unmapped in between), or to a dynamic
-    /// function.
+    /// at or before `ts` that contains `pc` and was not unmapped in between; among mappings of
+    /// the same time the last in file order), or to a dynamic function.
     pub fn resolve(&self, pc: u64, ts: Timestamp) -> Option<Resolved<'_>> {
-        // The mappings at or before `ts` that contain `pc`, in file order.
-        let mut found: Vec<(Timestamp, u64, Resolved<'_>)> = Vec::new();
-        for e in &self.events {
-            let Some((t, vaddr, size, name, foff, generated)) = e.mapping() else {
-                continue;
-            };
-            if t > ts || pc < vaddr || pc - vaddr >= size {
-                continue;
-            }
-            let r = Resolved {
-                name,
-                offset: (pc - vaddr).wrapping_add(foff as u64),
-                generated,
-                segment_offset: foff as u64,
-                segment_size: size,
-            };
-            found.push((t, vaddr, r));
-        }
-        if found.is_empty() {
-            return None;
-        }
-        // The latest unmap at or before `ts` of each of their start addresses, in one more pass
-        // (not one pass per mapping: an address remapped many times, like reused JIT code
-        // space, would make a lookup quadratic).
-        let mut last_unmap: HashMap<u64, Option<Timestamp>> =
-            found.iter().map(|&(_, v, _)| (v, None)).collect();
-        for e in &self.events {
-            if let MapEvent::Unmap { tstamp, vaddr, .. } = e {
-                if *tstamp <= ts {
-                    if let Some(last) = last_unmap.get_mut(vaddr) {
-                        *last = (*last).max(Some(*tstamp));
-                    }
-                }
-            }
-        }
-        // The latest mapping not unmapped since (the last in file order among equal times).
-        let mut best: Option<(Timestamp, Resolved<'_>)> = None;
-        for (t, vaddr, r) in found {
-            let unmapped = last_unmap
-                .get(&vaddr)
-                .copied()
-                .flatten()
-                .is_some_and(|u| u >= t);
-            if !unmapped && best.as_ref().is_none_or(|(bt, _)| t >= *bt) {
-                best = Some((t, r));
-            }
-        }
-        best.map(|(_, r)| r)
+        self.index().resolve(pc, ts)
     }
 }
 
@@ -391,8 +370,8 @@ impl<'m> MapIndex<'m> {
                         .push((s.tstamp, i, s.vaddr));
                 }
             }
-            if let Some((_, vaddr, size, ..)) = e.mapping() {
-                by_start.push((vaddr, size, i));
+            if let Some(m) = e.mapping() {
+                by_start.push((m.vaddr, m.size, i));
             }
         }
         by_start.sort_unstable();
@@ -417,6 +396,11 @@ impl<'m> MapIndex<'m> {
             unmaps,
             bases,
         }
+    }
+
+    /// What event `event` maps, if it maps code.
+    fn mapping(&self, event: usize) -> Option<Mapping<'m>> {
+        self.map.events.get(event).and_then(MapEvent::mapping)
     }
 
     /// Was the mapping of `vaddr` made at `t` unmapped at or before `ts`?
@@ -446,11 +430,12 @@ impl<'m> MapIndex<'m> {
     /// before the collector logged their mapping (code present at start, fresh JIT code).
     pub fn resolve_later(&self, pc: u64, ts: Timestamp) -> Option<(Resolved<'m>, Timestamp)> {
         let mut best: Option<(Timestamp, usize)> = None;
-        for (vaddr, size, event) in self.around(pc) {
-            let Some((t, ..)) = self.map.events.get(event).and_then(MapEvent::mapping) else {
+        for (_, _, event) in self.around(pc) {
+            let Some(m) = self.mapping(event) else {
                 continue;
             };
-            if pc - vaddr < size && t > ts && best.is_none_or(|(bt, _)| t < bt) {
+            let t = m.tstamp;
+            if m.contains(pc) && t > ts && best.is_none_or(|(bt, _)| t < bt) {
                 best = Some((t, event));
             }
         }
@@ -473,11 +458,10 @@ impl<'m> MapIndex<'m> {
     fn lookup(&self, pc: u64, ts: Timestamp) -> Option<(usize, Resolved<'m>)> {
         let mut best: Option<(Timestamp, usize, Resolved<'m>)> = None;
         for (vaddr, size, event) in self.around(pc) {
-            let Some((t, _, _, name, foff, generated)) =
-                self.map.events.get(event).and_then(MapEvent::mapping)
-            else {
+            let Some(m) = self.mapping(event) else {
                 continue;
             };
+            let t = m.tstamp;
             if pc - vaddr >= size || t > ts || self.unmapped(vaddr, t, ts) {
                 continue;
             }
@@ -486,18 +470,7 @@ impl<'m> MapIndex<'m> {
                 .as_ref()
                 .is_none_or(|&(bt, be, _)| (t, event) > (bt, be))
             {
-                let offset = (pc - vaddr).wrapping_add(foff as u64);
-                best = Some((
-                    t,
-                    event,
-                    Resolved {
-                        name,
-                        offset,
-                        generated,
-                        segment_offset: foff as u64,
-                        segment_size: size,
-                    },
-                ));
+                best = Some((t, event, m.place(pc)));
             }
         }
         best.map(|(_, event, r)| (event, r))
@@ -527,14 +500,16 @@ impl<'m> MapIndex<'m> {
 mod tests {
     use super::*;
 
-    /// The previous lookup (every mapping checked against every event), as a reference.
+    /// The lookup by its definition (every mapping checked against every event), the oracle
+    /// [`MapIndex::resolve`] is tested against.
     fn reference(map: &Map, pc: u64, ts: Timestamp) -> Option<Resolved<'_>> {
         let mut best: Option<(Timestamp, Resolved<'_>)> = None;
         for e in &map.events {
-            let Some((t, vaddr, size, name, foff, generated)) = e.mapping() else {
+            let Some(m) = e.mapping() else {
                 continue;
             };
-            if t > ts || pc < vaddr || pc - vaddr >= size {
+            let t = m.tstamp;
+            if t > ts || !m.contains(pc) {
                 continue;
             }
             if best.as_ref().is_some_and(|(bt, _)| t < *bt) {
@@ -542,23 +517,34 @@ mod tests {
             }
             let unmapped = map.events.iter().any(|u| {
                 matches!(u, MapEvent::Unmap { tstamp, vaddr: uv, .. }
-                    if *tstamp >= t && *tstamp <= ts && *uv == vaddr)
+                    if *tstamp >= t && *tstamp <= ts && *uv == m.vaddr)
             });
             if !unmapped {
-                let offset = (pc - vaddr).wrapping_add(foff as u64);
-                best = Some((
-                    t,
-                    Resolved {
-                        name,
-                        offset,
-                        generated,
-                        segment_offset: foff as u64,
-                        segment_size: size,
-                    },
-                ));
+                best = Some((t, m.place(pc)));
             }
         }
         best.map(|(_, r)| r)
+    }
+
+    /// [`Map::load_base`] by its definition (every segment and unmap looked at), the oracle
+    /// [`MapIndex::load_base`] is tested against.
+    fn reference_load_base(map: &Map, name: &str, ts: Timestamp) -> Option<u64> {
+        let mut best: Option<(Timestamp, u64)> = None;
+        for s in map.segments() {
+            if s.name == name
+                && s.foffset == 0
+                && s.tstamp <= ts
+                && best.is_none_or(|(bt, _)| s.tstamp >= bt)
+            {
+                best = Some((s.tstamp, s.vaddr));
+            }
+        }
+        let (t, vaddr) = best?;
+        let unmapped = map.events.iter().any(|e| {
+            matches!(e, MapEvent::Unmap { tstamp, vaddr: v, .. }
+                if *v == vaddr && *tstamp >= t && *tstamp <= ts)
+        });
+        (!unmapped).then_some(vaddr)
     }
 
     #[test]
@@ -615,11 +601,9 @@ mod tests {
             for lib in 0..8 {
                 let name = format!("lib{lib}.so");
                 for ts in 0..55 {
-                    assert_eq!(
-                        index.load_base(&name, ts),
-                        map.load_base(&name, ts),
-                        "{name} {ts}"
-                    );
+                    let want = reference_load_base(&map, &name, ts);
+                    assert_eq!(index.load_base(&name, ts), want, "index {name} {ts}");
+                    assert_eq!(map.load_base(&name, ts), want, "{name} {ts}");
                 }
             }
         }

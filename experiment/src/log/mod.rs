@@ -2,6 +2,7 @@
 //! (spec: "ログファイル (log.xml)"; format notes §4, gprofng `ExperimentHandler::startElement`).
 
 use crate::cursor::{Endian, WordSize};
+use crate::tags::TagMap;
 
 /// A timestamp in nanoseconds as written in a log (`sec.nnnnnnnnn`): absolute `gethrtime()` for
 /// the `run` event (and Java `jthread_*`/`gc_*` events), relative to the run start elsewhere.
@@ -184,8 +185,8 @@ impl Log {
     /// gprofng's thread numbering for this experiment: Java threads get their numbers from the
     /// `jthread_start` events (in log order, by `tid`) before any packet is read; the data
     /// packets' `THRID`s then take the next numbers in order of first appearance.
-    pub fn thread_tags(&self) -> crate::packets::TagMap {
-        let mut tags = crate::packets::TagMap::new();
+    pub fn thread_tags(&self) -> TagMap {
+        let mut tags = TagMap::new();
         for e in self
             .events
             .iter()

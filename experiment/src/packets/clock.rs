@@ -2,7 +2,8 @@
 //! (format notes §3); and the old (Sun Studio 12, `PROF_PCKT` 1) packets holding the
 //! profile-interval counts of all ten Solaris microstates (spec: "時間ベースのプロファイリング").
 
-use super::{Common, K_MSTATE, K_NTICK, K_UCPU, Layout, RawPacket, opt};
+use super::blocks::RawPacket;
+use super::layout::{Common, K_MSTATE, K_NTICK, K_UCPU, Layout, opt};
 use crate::cursor::Endian;
 use crate::error::Result;
 

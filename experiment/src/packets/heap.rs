@@ -1,9 +1,8 @@
 //! Heap tracing packets (`HEAP_PCKT` 5; heaptrace.c): HTYPE, HSIZE, HVADDR, HOVADDR
 //! (format notes §3).
 
-use super::{
-    Common, HEAP_FIXED_LEN, K_HOVADDR, K_HSIZE, K_HTYPE, K_HVADDR, Layout, RawPacket, opt,
-};
+use super::blocks::RawPacket;
+use super::layout::{Common, HEAP_FIXED_LEN, K_HOVADDR, K_HSIZE, K_HTYPE, K_HVADDR, Layout, opt};
 use crate::cursor::Endian;
 use crate::error::Result;
 

@@ -1,8 +1,9 @@
 //! Hardware counter packets (`HW_PCKT` 3, `MHWC_PCKT` 7; hwprofile.h): HWCTAG, HWCINT and the
 //! memory-space fields (format notes §3).
 
-use super::{
-    Common, K_HWCINT, K_HWCTAG, K_PADDR, K_PHYSPC, K_VADDR, K_VIRTPC, Layout, RawPacket, opt,
+use super::blocks::RawPacket;
+use super::layout::{
+    Common, K_HWCINT, K_HWCTAG, K_PADDR, K_PHYSPC, K_VADDR, K_VIRTPC, Layout, opt,
 };
 use crate::cursor::Endian;
 use crate::error::Result;

@@ -1,8 +1,9 @@
 //! I/O tracing packets (`IOTRACE_PCKT` 19; iotrace.c): IOTYPE, IOFD, IONBYTE, IORQST, IOOFD,
 //! IOFSTYPE and the variable-length IOFNAME (format notes §3).
 
-use super::{
-    Common, K_IOFD, K_IOFSTYPE, K_IONBYTE, K_IOOFD, K_IORQST, K_IOTYPE, Layout, RawPacket, opt,
+use super::blocks::RawPacket;
+use super::layout::{
+    Common, K_IOFD, K_IOFSTYPE, K_IONBYTE, K_IOOFD, K_IORQST, K_IOTYPE, Layout, opt,
 };
 use crate::cursor::Endian;
 use crate::error::Result;
