@@ -231,7 +231,7 @@ OBJ 2 (sz=1, trace=1, class=a.B@fffffffffffffffff)\n\
 ROOT 3 (kind=<weird>)\n\
 HEAP DUMP END\n";
     let errors: Vec<Error> = Reader::new(text).filter_map(Result::err).collect();
-    let at: Vec<(u32, u32)> = errors
+    let at: Vec<(usize, usize)> = errors
         .iter()
         .map(|e| (e.position().line, e.position().column))
         .collect();

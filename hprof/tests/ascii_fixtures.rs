@@ -136,7 +136,7 @@ fn jvm_in_action_crlf_cpu_times() {
         .map(Result::unwrap)
         .find(|e| matches!(e.entry, Entry::CpuBegin(_)))
         .unwrap();
-    assert_eq!(begin.position.line as usize, want_line);
+    assert_eq!(begin.position.line, want_line);
     assert_eq!(
         &bytes[begin.position.offset..begin.position.offset + 13],
         b"CPU TIME (ms)"
@@ -227,7 +227,7 @@ fn optimization_heap_dump_and_sites() {
         "{unresolved:?}"
     );
     // HEAP DUMP BEGIN and SITES BEGIN are on lines 2377 and 20954 (grep -n).
-    let lines: Vec<u32> = Reader::new(&bytes)
+    let lines: Vec<usize> = Reader::new(&bytes)
         .map(Result::unwrap)
         .filter(|e| matches!(e.entry, Entry::HeapDumpBegin(_) | Entry::SitesBegin(_)))
         .map(|e| e.position.line)

@@ -69,6 +69,11 @@ fn split_line(rest: &[u8]) -> (usize, usize, Option<LineEnding>) {
     }
 }
 
+/// The line break of the first line of `input` (`None` when it has none).
+pub(crate) fn first_line_ending(input: &[u8]) -> Option<LineEnding> {
+    split_line(input).2
+}
+
 /// One line of a report.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Line<'a> {

@@ -3,6 +3,9 @@
 //! (`points-to-analysis-reports.ja.txt`, "TXT形式"; `iprof-pointsto.md` §2.2).
 
 /// The line separator a report was written with (`%n` is `\r\n` on Windows builders).
+///
+/// The same type, variants and methods as `hprof::ascii::LineEnding` (the crates share no
+/// dependency, so each defines it).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum LineEnding {
@@ -14,6 +17,12 @@ pub enum LineEnding {
 }
 
 impl LineEnding {
+    /// The separator of the first line of `input` (LF when it has none).
+    #[must_use]
+    pub fn from_input(input: &[u8]) -> LineEnding {
+        crate::cursor::first_line_ending(input).unwrap_or(LineEnding::Lf)
+    }
+
     /// The separator's text.
     #[must_use]
     pub fn as_str(self) -> &'static str {

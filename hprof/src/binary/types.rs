@@ -4,21 +4,25 @@
 /// An object, class, string or frame identifier. Stored as `u64` whatever the file's id size.
 pub type Id = u64;
 
-/// Size in bytes of every identifier in a dump, from the file header (`u4 id_size`).
+/// Size in bytes of every identifier in a dump, from the file header (`u4 id_size`): the
+/// `sizeof(void *)` of the VM that wrote it.
 ///
 /// HotSpot writes 4 or 8, the JVMTI agent and ART always 4; other sizes are rejected.
+/// The same type, variants and methods as `jvmpi_types::IdSize` (the crates share no
+/// dependency, so each defines it).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum IdSize {
-    /// 4-byte identifiers (32-bit JVMs, compressed-oops era agents, Android).
+    /// 4-byte identifiers (32-bit VMs; the JVMTI agent and Android always).
     Four,
-    /// 8-byte identifiers (64-bit HotSpot).
+    /// 8-byte identifiers (64-bit VMs).
     Eight,
 }
 
 impl IdSize {
     /// The size in bytes (4 or 8).
     #[inline]
+    #[must_use]
     pub const fn bytes(self) -> usize {
         match self {
             IdSize::Four => 4,
@@ -26,7 +30,8 @@ impl IdSize {
         }
     }
 
-    /// The id size for a header value, or `None` when it is neither 4 nor 8.
+    /// The id size of `n` bytes, or `None` when it is neither 4 nor 8.
+    #[must_use]
     pub const fn from_bytes(n: u32) -> Option<IdSize> {
         match n {
             4 => Some(IdSize::Four),

@@ -77,7 +77,7 @@ impl Report {
                 Ok(None) => break,
                 Err(e) => {
                     let p = e.position();
-                    let start = p.offset.saturating_sub(p.column.saturating_sub(1) as usize);
+                    let start = p.offset.saturating_sub(p.column.saturating_sub(1));
                     let rest = input.get(start..).unwrap_or_default();
                     let end = rest.iter().position(|&c| c == b'\n').unwrap_or(rest.len());
                     let line = rest.get(..end).unwrap_or_default();
