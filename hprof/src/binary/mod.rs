@@ -53,5 +53,7 @@ pub use records::{
     HeapSummary, LoadClass, Record, RecordBodies, RecordHeader, Records, StartThread, Trace,
     UnknownTags, UnloadClass, Utf8, Wholeness,
 };
-pub use types::{BasicType, Id, IdList, IdSize, Value};
+pub use types::{
+    BasicType, ClassSerial, Id, IdList, IdSize, StackTraceSerial, ThreadSerial, Value,
+};
 pub use write::Writer;

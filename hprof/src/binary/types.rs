@@ -1,8 +1,68 @@
 //! Basic types of the binary format: identifiers, their size, and the basic-type codes used by
 //! class dumps and primitive arrays (`hprof.md` §1.4).
 
+use core::fmt;
+
 /// An object, class, string or frame identifier. Stored as `u64` whatever the file's id size.
 pub type Id = u64;
+
+/// Defines a serial-number newtype over `u32`: it prints (`Display` and `Debug`) as the bare
+/// number, serializes as one, and converts from and to `u32`.
+macro_rules! serial {
+    ($(#[$doc:meta])* $name:ident) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+        #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+        #[cfg_attr(feature = "serde", serde(transparent))]
+        #[repr(transparent)]
+        pub struct $name(pub u32);
+
+        impl From<u32> for $name {
+            #[inline]
+            fn from(n: u32) -> Self {
+                $name(n)
+            }
+        }
+
+        impl From<$name> for u32 {
+            #[inline]
+            fn from(s: $name) -> u32 {
+                s.0
+            }
+        }
+
+        impl fmt::Display for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                fmt::Display::fmt(&self.0, f)
+            }
+        }
+
+        impl fmt::Debug for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                fmt::Debug::fmt(&self.0, f)
+            }
+        }
+    };
+}
+
+serial! {
+    /// The serial number of a class (`LOAD_CLASS`): what `STACK_FRAME`, `UNLOAD_CLASS` and
+    /// `ALLOC_SITES` name a class by. A type of its own, so it cannot be mistaken for another
+    /// serial or a count.
+    ClassSerial
+}
+
+serial! {
+    /// The serial number of a stack trace (`STACK_TRACE`): what objects, threads, roots and
+    /// samples name their trace by (0 or an unused serial: no trace).
+    StackTraceSerial
+}
+
+serial! {
+    /// The serial number of a thread (`START_THREAD`, `STACK_TRACE`, thread roots): what roots
+    /// and traces name a thread by.
+    ThreadSerial
+}
 
 /// Size in bytes of every identifier in a dump, from the file header (`u4 id_size`): the
 /// `sizeof(void *)` of the VM that wrote it.
