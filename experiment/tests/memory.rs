@@ -2,7 +2,8 @@
 //! `tests/data/`: peak heap (counting allocator, `testkit`) while building a model from the
 //! experiment's files (already in memory) and keeping it. The input is every file of the
 //! experiment directory, descendants included (`archives/` holds empty files), or for the
-//! typed packets the data files alone; the models of the descendants are built and kept too. The family's budget is 8× the input (issue 15).
+//! typed packets the data files alone; the models of the descendants are built and kept too.
+//! The budget is 8× the input.
 
 #![allow(
     clippy::unwrap_used,

@@ -17,7 +17,7 @@ use hprof::binary::incremental::Decoder;
 use lexopt::ValueExt;
 
 const USAGE: &str = "\
-usage: heap-diff [--shallow-only] [--top N] [--text] [--scratch DIR] BASELINE CURRENT
+usage: heap-diff [--shallow-only] [--top N] [--text] [--scratch DIR] [--threads N] BASELINE CURRENT
 
 Compares two binary HPROF heap dumps class by class (classes matched by name, arrays by
 element type) and prints JSON lines, the largest growth first:
@@ -37,12 +37,15 @@ options:
   --scratch DIR   keep the graphs' working arrays (references while building, each
                   object's class, the dominator trees' children) in files under DIR that
                   the kernel may page out: memory then holds about 21 bytes per object
+  --threads N     decode the references on N threads (default: as many as the
+                  machine has cores); the answer is the same
   -h, --help      print this help
   --version       print the version
 ";
 
 struct Args {
     scratch: Option<String>,
+    threads: usize,
     baseline: String,
     current: String,
     shallow_only: bool,
@@ -55,6 +58,7 @@ fn parse_args() -> Result<Args, ExitCode> {
     let mut parser = lexopt::Parser::from_env();
     let (mut files, mut shallow_only, mut top, mut text) = (Vec::new(), false, None, false);
     let mut scratch = None;
+    let mut threads = std::thread::available_parallelism().map_or(1, usize::from);
     loop {
         let arg = match parser.next() {
             Ok(Some(arg)) => arg,
@@ -67,6 +71,15 @@ fn parse_args() -> Result<Args, ExitCode> {
         match arg {
             lexopt::Arg::Long("shallow-only") => shallow_only = true,
             lexopt::Arg::Long("text") => text = true,
+            lexopt::Arg::Long("threads") => match parser.value().map(|v| v.parse::<usize>()) {
+                Ok(Ok(n)) if n > 0 => threads = n,
+                _ => {
+                    return Err(common::usage_error(
+                        &usage,
+                        "--threads needs a number above 0",
+                    ));
+                }
+            },
             lexopt::Arg::Long("scratch") => match parser.value() {
                 Ok(v) => scratch = Some(v.to_string_lossy().into_owned()),
                 Err(e) => return Err(common::usage_error(&usage, e)),
@@ -83,6 +96,7 @@ fn parse_args() -> Result<Args, ExitCode> {
     match (files.next(), files.next()) {
         (Some(baseline), Some(current)) => Ok(Args {
             scratch,
+            threads,
             baseline,
             current,
             shallow_only,
@@ -177,6 +191,7 @@ fn main() -> ExitCode {
         // Keep each object's class from the build: the class rows then decode nothing again.
         let mut options = Options {
             classes: NodeClasses::Keep,
+            threads: args.threads,
             ..Options::default()
         };
         if let Some(files) = &files {

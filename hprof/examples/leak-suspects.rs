@@ -19,7 +19,7 @@ use hprof::binary::graph::{
 use lexopt::ValueExt;
 
 const USAGE: &str = "\
-usage: leak-suspects [--threshold SHARE] [--top-classes N] [--text] [--scratch DIR] FILE
+usage: leak-suspects [--threshold SHARE] [--top-classes N] [--text] [--scratch DIR] [--threads N] FILE
        leak-suspects --duplicate-strings [--top N] [--text] FILE
 
 Finds the leak suspects of a binary HPROF heap dump as Eclipse MAT defines them: single
@@ -44,6 +44,8 @@ options:
                         object's class, the dominator tree's children, shortest-path
                         parents) in files under DIR that the kernel may page out: memory
                         then holds about 21 bytes per object
+  --threads N         decode the references on N threads (default: as many as the
+                      machine has cores); the answer is the same
   -h, --help            print this help
   --version             print the version
 ";
@@ -51,6 +53,7 @@ options:
 struct Args {
     path: String,
     scratch: Option<String>,
+    threads: usize,
     options: SuspectOptions,
     strings: bool,
     top: usize,
@@ -68,6 +71,7 @@ fn parse_args() -> Result<Args, ExitCode> {
     let mut options = SuspectOptions::default();
     let (mut strings, mut top, mut text) = (false, 20, false);
     let mut scratch = None;
+    let mut threads = std::thread::available_parallelism().map_or(1, usize::from);
     loop {
         let arg = match parser.next() {
             Ok(Some(arg)) => arg,
@@ -97,6 +101,15 @@ fn parse_args() -> Result<Args, ExitCode> {
             },
             lexopt::Arg::Long("duplicate-strings") => strings = true,
             lexopt::Arg::Long("text") => text = true,
+            lexopt::Arg::Long("threads") => match parser.value().map(|v| v.parse::<usize>()) {
+                Ok(Ok(n)) if n > 0 => threads = n,
+                _ => {
+                    return Err(common::usage_error(
+                        &usage,
+                        "--threads needs a number above 0",
+                    ));
+                }
+            },
             lexopt::Arg::Long("scratch") => match parser.value() {
                 Ok(v) => scratch = Some(v.to_string_lossy().into_owned()),
                 Err(e) => return Err(common::usage_error(&usage, e)),
@@ -109,6 +122,7 @@ fn parse_args() -> Result<Args, ExitCode> {
         Some(path) => Ok(Args {
             path,
             scratch,
+            threads,
             options,
             strings,
             top,
@@ -148,6 +162,7 @@ fn main() -> ExitCode {
         } else {
             NodeClasses::Keep
         },
+        threads: args.threads,
         ..Options::default()
     };
     if let Some(files) = &files {

@@ -198,7 +198,7 @@ fn hostile_lengths_are_errors_not_allocations() {
     let mut m = data.clone();
     m[36..40].copy_from_slice(&[0xFF; 4]);
     let bad = file(&dir, "record-length.hprof", &m);
-    // The bit flip of issue 15 that made the old example buffer 1 GiB.
+    // One flipped bit in a record length: a reader that trusted it would buffer 1 GiB.
     let mut f = data.clone();
     f[171650] ^= 0x40;
     let flip = file(&dir, "flip.hprof", &f);

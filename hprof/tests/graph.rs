@@ -29,6 +29,46 @@ fn dump(name: &str) -> Vec<u8> {
     .unwrap()
 }
 
+/// One object's answers: its references (in order), dominator, retained size and count.
+type Answers = (Vec<NodeIndex>, Option<Option<NodeIndex>>, u64, u64);
+
+/// Every answer of a graph, object by object.
+fn answers(g: &Graph<'_, '_>) -> Vec<Answers> {
+    let edges = g.edges();
+    (0..g.index().len() as NodeIndex)
+        .map(|v| {
+            (
+                edges.targets(v).collect(),
+                g.dominator(v),
+                g.retained_size(v),
+                g.retained_objects(v),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn references_decoded_on_several_threads_give_the_same_graph() {
+    // Stretches have at least 1,024 objects: the larger dumps are split in 7.
+    let mut split = 0;
+    for name in DUMPS {
+        let data = dump(name);
+        for base in [Options::default(), Options::ahat()] {
+            let one = Graph::build(&data, base).unwrap();
+            split += usize::from(one.index().len() >= 7 * 1024);
+            let want = answers(&one);
+            for threads in [2, 3, 7] {
+                let options = Options { threads, ..base };
+                let many = Graph::build(&data, options).unwrap();
+                assert_eq!(many.summary(), one.summary(), "{name}, {threads} threads");
+                assert_eq!(many.warnings(), one.warnings(), "{name}, {threads} threads");
+                assert!(answers(&many) == want, "{name}, {threads} threads");
+            }
+        }
+    }
+    assert!(split >= 4, "only {split} graphs were split in 7");
+}
+
 #[test]
 fn counts_agree_with_the_histogram_and_the_root_records() {
     for name in DUMPS {

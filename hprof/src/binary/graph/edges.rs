@@ -385,50 +385,128 @@ impl Edges {
     /// Builds the outgoing references of every node, then the super-root row from `roots`
     /// (distinct root nodes, ascending), in `scratch`. Dangling and unknown references are
     /// counted in `warnings`. With `classes`, the class number of every node is written on
-    /// the way.
+    /// the way. Up to `threads` threads (the calling one included) decode stretches of rows
+    /// at once; the result is the same whatever their number.
     pub(crate) fn build(
         ix: &ObjectIndex<'_>,
         policy: EdgePolicy,
         roots: &[NodeIndex],
         warnings: &mut super::Warnings,
         s: &dyn Scratch,
-        mut classes: Option<(&ClassNumbers, &mut [u32])>,
+        classes: Option<(&ClassNumbers, &mut [u32])>,
+        threads: usize,
     ) -> Result<Edges> {
         let n = ix.len();
         let bound = ix.edge_bound.saturating_add(roots.len() as u64);
         let bound = usize::try_from(bound).unwrap_or(usize::MAX);
         let mut starts = Starts::new(s, n + 2, bound as u64)?;
         let mut targets_array = scratch::u32s(s, bound, "references")?;
-        let targets: &mut [u32] = &mut targets_array;
         let mut weak = match policy {
             EdgePolicy::Ahat => Some(weak_bits(s, bound)?),
             EdgePolicy::Recorded => None,
         };
-        let mut len = 0usize;
-        let mut dangling = 0u64;
-        for v in 0..n as u32 {
-            let stats =
-                for_each_reference::<false>(ix, v, policy, |id, is_weak, _| match ix.node(id) {
-                    Some(t) => {
-                        if let Some(slot) = targets.get_mut(len) {
-                            *slot = t;
-                            if is_weak {
-                                mark_weak(&mut weak, len);
-                            }
-                            len += 1;
-                        }
+        // Stretches of rows, one per thread; the first decodes into the arrays above, each
+        // other into arrays of its own (touched only as far as it writes), appended after.
+        let stretches = threads
+            .clamp(1, MAX_THREADS)
+            .min(n / MIN_ROWS_PER_THREAD)
+            .max(1);
+        let mut own = Vec::with_capacity(stretches - 1);
+        for _ in 1..stretches {
+            let weak = match weak {
+                Some(_) => Some(weak_bits(s, bound)?),
+                None => None,
+            };
+            own.push((scratch::u32s(s, bound, "references")?, weak));
+        }
+        let cuts: Vec<usize> = (0..=stretches).map(|k| n * k / stretches).collect();
+        let decoded = {
+            // Split every per-row array at the cuts: each stretch gets its rows' slots.
+            let mut ends = match &mut starts {
+                Starts::Narrow(v) => Ends::Narrow(v.get_mut(1..).unwrap_or_default()),
+                Starts::Wide(v) => Ends::Wide(v.get_mut(1..).unwrap_or_default()),
+            };
+            let (numbers, mut of_node) = match classes {
+                Some((numbers, of_node)) => (Some(numbers), Some(of_node)),
+                None => (None, None),
+            };
+            let mut jobs = Vec::with_capacity(stretches);
+            let mut first = Some((&mut **targets_array, weak.as_mut().map(|w| &mut ***w)));
+            let mut others = own.iter_mut();
+            for k in 0..stretches {
+                let (a, b) = (
+                    cuts.get(k).copied().unwrap_or(n),
+                    cuts.get(k + 1).copied().unwrap_or(n),
+                );
+                let (row_ends, rest) = ends.split_at(b - a);
+                ends = rest;
+                let row_classes = match of_node.take() {
+                    Some(v) => {
+                        let (mine, rest) = v.split_at_mut((b - a).min(v.len()));
+                        of_node = Some(rest);
+                        Some(mine)
                     }
-                    None => dangling += 1,
+                    None => None,
+                };
+                let (targets, weak): (&mut [u32], Option<&mut [u64]>) = match first.take() {
+                    Some(f) => f,
+                    None => match others.next() {
+                        Some((t, w)) => (&mut ***t, w.as_mut().map(|w| &mut ***w)),
+                        None => (&mut [], None),
+                    },
+                };
+                jobs.push(Stretch {
+                    rows: a as u32..b as u32,
+                    ends: row_ends,
+                    targets,
+                    weak,
+                    classes: numbers.zip(row_classes),
                 });
-            warnings.short_instances += u64::from(stats.short_instance);
-            warnings.unknown_classes += u64::from(stats.unknown_class);
-            if let Some((numbers, of_node)) = classes.as_mut() {
-                if let Some(slot) = of_node.get_mut(v as usize) {
-                    *slot = numbers.number(stats.class);
+            }
+            let mut jobs = jobs.into_iter();
+            let head = jobs.next();
+            std::thread::scope(|scope| {
+                let handles: Vec<_> = jobs
+                    .map(|job| scope.spawn(move || job.decode(ix, policy)))
+                    .collect();
+                let mut done = vec![head.map_or_else(Decoded::default, |j| j.decode(ix, policy))];
+                for h in handles {
+                    match h.join() {
+                        Ok(d) => done.push(d),
+                        Err(panic) => std::panic::resume_unwind(panic),
+                    }
+                }
+                done
+            })
+        };
+        // Append each later stretch's references after the ones before it.
+        let targets: &mut [u32] = &mut targets_array;
+        let mut len = decoded.first().map_or(0, |d| d.len);
+        for (k, ((t, w), d)) in own.iter().zip(decoded.iter().skip(1)).enumerate() {
+            let (a, b) = (
+                cuts.get(k + 1).copied().unwrap_or(n),
+                cuts.get(k + 2).copied().unwrap_or(n),
+            );
+            if let (Some(to), Some(from)) = (targets.get_mut(len..len + d.len), t.get(..d.len)) {
+                to.copy_from_slice(from);
+            }
+            if let Some(w) = w {
+                for (i, &word) in w.iter().enumerate().take(d.len.div_ceil(64)) {
+                    let mut bits = word;
+                    while bits != 0 {
+                        let at = i * 64 + bits.trailing_zeros() as usize;
+                        mark_weak(&mut weak, len + at);
+                        bits &= bits - 1;
+                    }
                 }
             }
-            starts.set(v as usize + 1, len as u64);
+            for v in a..b {
+                let end = starts.get(v + 1).unwrap_or(0);
+                starts.set(v + 1, end + len as u64);
+            }
+            len += d.len;
         }
+        drop(own);
         for &r in roots {
             if let Some(slot) = targets.get_mut(len) {
                 *slot = r;
@@ -436,7 +514,11 @@ impl Edges {
             }
         }
         starts.set(n + 1, len as u64);
-        warnings.dangling_references = dangling;
+        for d in &decoded {
+            warnings.short_instances += d.short_instances;
+            warnings.unknown_classes += d.unknown_classes;
+            warnings.dangling_references += d.dangling;
+        }
         Ok(Edges {
             starts,
             targets: targets_array,
@@ -547,6 +629,110 @@ impl Edges {
             len: 0,
             weak: None,
         }
+    }
+}
+
+/// At most this many threads decode references.
+const MAX_THREADS: usize = 64;
+
+/// Fewer rows than this per thread are not worth a thread.
+const MIN_ROWS_PER_THREAD: usize = 1024;
+
+/// The row ends (`starts[v + 1]`) of a stretch of rows.
+enum Ends<'e> {
+    Narrow(&'e mut [u32]),
+    Wide(&'e mut [u64]),
+}
+
+impl<'e> Ends<'e> {
+    /// The first `k` ends, and the rest.
+    fn split_at(self, k: usize) -> (Ends<'e>, Ends<'e>) {
+        match self {
+            Ends::Narrow(v) => {
+                let (a, b) = v.split_at_mut(k.min(v.len()));
+                (Ends::Narrow(a), Ends::Narrow(b))
+            }
+            Ends::Wide(v) => {
+                let (a, b) = v.split_at_mut(k.min(v.len()));
+                (Ends::Wide(a), Ends::Wide(b))
+            }
+        }
+    }
+
+    /// Sets end `i` (`x` fits: the width was chosen for the whole array's bound).
+    #[inline(always)]
+    fn set(&mut self, i: usize, x: usize) {
+        match self {
+            Ends::Narrow(v) => {
+                if let Some(s) = v.get_mut(i) {
+                    *s = x as u32;
+                }
+            }
+            Ends::Wide(v) => {
+                if let Some(s) = v.get_mut(i) {
+                    *s = x as u64;
+                }
+            }
+        }
+    }
+}
+
+/// One thread's share of [`Edges::build`]: a stretch of rows, decoded into `targets` from
+/// position 0, with the row ends relative to it.
+struct Stretch<'e> {
+    rows: std::ops::Range<u32>,
+    ends: Ends<'e>,
+    targets: &'e mut [u32],
+    weak: Option<&'e mut [u64]>,
+    classes: Option<(&'e ClassNumbers, &'e mut [u32])>,
+}
+
+/// What a [`Stretch`] found.
+#[derive(Default)]
+struct Decoded {
+    len: usize,
+    dangling: u64,
+    short_instances: u64,
+    unknown_classes: u64,
+}
+
+impl Stretch<'_> {
+    fn decode(mut self, ix: &ObjectIndex<'_>, policy: EdgePolicy) -> Decoded {
+        let mut d = Decoded::default();
+        let first = self.rows.start;
+        for v in self.rows.clone() {
+            let (targets, weak, len, dangling) = (
+                &mut *self.targets,
+                &mut self.weak,
+                &mut d.len,
+                &mut d.dangling,
+            );
+            let stats =
+                for_each_reference::<false>(ix, v, policy, |id, is_weak, _| match ix.node(id) {
+                    Some(t) => {
+                        if let Some(slot) = targets.get_mut(*len) {
+                            *slot = t;
+                            if is_weak {
+                                if let Some(w) = weak.as_mut().and_then(|b| b.get_mut(*len / 64)) {
+                                    *w |= 1 << (*len % 64);
+                                }
+                            }
+                            *len += 1;
+                        }
+                    }
+                    None => *dangling += 1,
+                });
+            d.short_instances += u64::from(stats.short_instance);
+            d.unknown_classes += u64::from(stats.unknown_class);
+            let row = (v - first) as usize;
+            if let Some((numbers, of_node)) = self.classes.as_mut() {
+                if let Some(slot) = of_node.get_mut(row) {
+                    *slot = numbers.number(stats.class);
+                }
+            }
+            self.ends.set(row, d.len);
+        }
+        d
     }
 }
 

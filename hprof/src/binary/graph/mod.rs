@@ -57,7 +57,10 @@
 //! 8 per object and the reverse index `4·N + 4·R` when first asked for; the class of every
 //! object, kept when [`Options::classes`] asks for it, 4; the per-class answers
 //! ([`Graph::class_retained`], [`Graph::leak_suspects`]) the dominator tree's children lists
-//! (8) while they run, and the suspects' paths 4 more. The scratch is heap
+//! (8) while they run, and the suspects' paths 4 more. With [`Options::threads`] above 1,
+//! each thread but the first decodes its stretch of objects into references of its own
+//! (4 bytes each, in scratch) that are appended to the first's once all are done: up to
+//! `4·R` more for that moment, below the peak above. The scratch is heap
 //! memory by default ([`InMemory`]); a caller whose dump does not fit hands in its own, e.g.
 //! memory-mapped files the kernel may page out (the `dominators` example's `--scratch DIR`).
 //! The dump itself is read where the caller holds it (a memory map is paged like a file).
@@ -195,6 +198,10 @@ pub struct Options<'f> {
     /// scratch storage) for [`Graph::class_retained`] and [`Graph::leak_suspects`], which
     /// otherwise decode every object again.
     pub classes: NodeClasses,
+    /// How many threads (the calling one included) decode the references, each a stretch of
+    /// the objects; 1, the default, decodes them on the calling thread alone. The graph is the
+    /// same whatever the number.
+    pub threads: usize,
 }
 
 impl Default for Options<'_> {
@@ -205,6 +212,7 @@ impl Default for Options<'_> {
             missing_roots: MissingRoots::default(),
             scratch: &IN_MEMORY,
             classes: NodeClasses::default(),
+            threads: 1,
         }
     }
 }
@@ -400,12 +408,21 @@ impl<'a, 'f> Graph<'a, 'f> {
         let kept = classes
             .as_mut()
             .map(|(numbers, of)| (&*numbers, &mut ***of));
-        let mut edges = Edges::build(&index, options.policy, &roots, &mut warnings, s, kept)?;
+        let threads = options.threads;
+        let mut edges = Edges::build(
+            &index,
+            options.policy,
+            &roots,
+            &mut warnings,
+            s,
+            kept,
+            threads,
+        )?;
         if warnings.roots_missing && options.missing_roots != MissingRoots::Nothing {
             roots = roots::stand_in_roots(&index, &edges, options.missing_roots);
             drop(edges);
             let w = &mut Warnings::default();
-            edges = Edges::build(&index, options.policy, &roots, w, s, None)?;
+            edges = Edges::build(&index, options.policy, &roots, w, s, None, threads)?;
         }
         index.warnings = warnings;
         let weak = options.policy == EdgePolicy::Ahat;
@@ -656,9 +673,18 @@ impl<'a, 'f> Graph<'a, 'f> {
     pub fn edges(&self) -> Edges {
         let mut w = Warnings::default();
         let (ix, policy, roots) = (&self.index, self.options.policy, &self.roots);
-        Edges::build(ix, policy, roots, &mut w, self.options.scratch, None)
-            .or_else(|_| Edges::build(ix, policy, roots, &mut w, &IN_MEMORY, None))
-            .unwrap_or_else(|_| Edges::empty())
+        let threads = self.options.threads;
+        Edges::build(
+            ix,
+            policy,
+            roots,
+            &mut w,
+            self.options.scratch,
+            None,
+            threads,
+        )
+        .or_else(|_| Edges::build(ix, policy, roots, &mut w, &IN_MEMORY, None, threads))
+        .unwrap_or_else(|_| Edges::empty())
     }
 
     /// The reverse index: for every node, the nodes referencing it (row `n`, the super-root,
