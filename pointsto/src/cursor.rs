@@ -61,17 +61,12 @@ pub(crate) fn split_prefix(bytes: &[u8]) -> Option<Prefix<'_>> {
 /// where the next line starts, and the line break (`None` for a last line without one).
 fn split_line(rest: &[u8]) -> (usize, usize, Option<LineEnding>) {
     match memchr::memchr(b'\n', rest) {
-        Some(end) if end > 0 && rest.get(end - 1) == Some(&b'\r') => {
-            (end - 1, end + 1, Some(LineEnding::CrLf))
-        }
-        Some(end) => (end, end + 1, Some(LineEnding::Lf)),
+        Some(end) => match LineEnding::of_break(rest, end) {
+            LineEnding::CrLf => (end - 1, end + 1, Some(LineEnding::CrLf)),
+            LineEnding::Lf => (end, end + 1, Some(LineEnding::Lf)),
+        },
         None => (rest.len(), rest.len(), None),
     }
-}
-
-/// The line break of the first line of `input` (`None` when it has none).
-pub(crate) fn first_line_ending(input: &[u8]) -> Option<LineEnding> {
-    split_line(input).2
 }
 
 /// One line of a report.

@@ -18,9 +18,25 @@ pub enum LineEnding {
 
 impl LineEnding {
     /// The separator of the first line of `input` (LF when it has none).
+    ///
+    /// ```
+    /// use pointsto::style::LineEnding;
+    /// assert_eq!(LineEnding::from_input(b"a\r\nb\n"), LineEnding::CrLf);
+    /// assert_eq!(LineEnding::from_input(b"a\nb\r\n"), LineEnding::Lf);
+    /// assert_eq!(LineEnding::from_input(b"no break"), LineEnding::Lf);
+    /// ```
     #[must_use]
     pub fn from_input(input: &[u8]) -> LineEnding {
-        crate::cursor::first_line_ending(input).unwrap_or(LineEnding::Lf)
+        memchr::memchr(b'\n', input).map_or(LineEnding::Lf, |at| LineEnding::of_break(input, at))
+    }
+
+    /// The separator whose `\n` is at `input[newline]`: CRLF when a `\r` comes before it.
+    #[inline]
+    pub(crate) fn of_break(input: &[u8], newline: usize) -> LineEnding {
+        match newline.checked_sub(1).and_then(|i| input.get(i)) {
+            Some(b'\r') => LineEnding::CrLf,
+            _ => LineEnding::Lf,
+        }
     }
 
     /// The separator's text.
