@@ -326,3 +326,25 @@ impl std::fmt::Debug for IdList<'_> {
 fn read_id(b: &[u8]) -> Id {
     b.iter().fold(0, |acc, &x| (acc << 8) | Id::from(x))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{ClassSerial, StackTraceSerial, ThreadSerial};
+
+    #[test]
+    fn serials_print_and_serialize_as_their_number() {
+        let (c, s, t) = (
+            ClassSerial(7),
+            StackTraceSerial(300_001),
+            ThreadSerial(200_001),
+        );
+        assert_eq!(format!("{c} {s:>8} {t:?}"), "7   300001 200001");
+        assert_eq!(u32::from(s), 300_001);
+        assert_eq!(ThreadSerial::from(5), ThreadSerial(5));
+        #[cfg(feature = "serde")]
+        {
+            assert_eq!(serde_json::to_string(&s).unwrap(), "300001");
+            assert_eq!(serde_json::from_str::<ClassSerial>("7").unwrap(), c);
+        }
+    }
+}
