@@ -4,7 +4,7 @@
 
 use hprof::ascii::{
     ClassRefKind, CpuKind, Entry, Error, HeapRecord, Item, LineNumber, MonitorEvent, Reader,
-    Report, Section, ThreadState, WaitingKind,
+    Report, Section, StackTraceSerial, ThreadSerial, ThreadState, WaitingKind,
 };
 
 #[allow(clippy::panic)] // test helper
@@ -41,7 +41,7 @@ fn monitor_dump_time_events_and_old_cpu() {
         monitors[0].waiting[0].threads().collect::<Vec<_>>(),
         [Some(2)]
     );
-    assert_eq!(monitors[1].owner.unwrap().thread, 8);
+    assert_eq!(monitors[1].owner.unwrap().thread, ThreadSerial(8));
     assert_eq!(
         monitors[1].waiting[0].threads().collect::<Vec<_>>(),
         [Some(4), None]
@@ -49,11 +49,17 @@ fn monitor_dump_time_events_and_old_cpu() {
     assert_eq!(monitors[1].waiting[1].threads().count(), 0);
     assert!(monitors[2].header.raw);
     let time = report.monitor_times().next().unwrap();
-    assert_eq!((time.begin.total, time.rows[0].trace), (5, 300123));
+    assert_eq!(
+        (time.begin.total, time.rows[0].trace),
+        (5, StackTraceSerial(300123))
+    );
     assert_eq!(time.rows[0].class_name(), "java.lang.Object");
     let (_, trace) = report.monitor_time_rows().next().unwrap();
     assert!(trace.is_none());
-    assert_eq!(report.unresolved()[0], hprof::ascii::Unresolved::Thread(8));
+    assert_eq!(
+        report.unresolved()[0],
+        hprof::ascii::Unresolved::Thread(ThreadSerial(8))
+    );
     let events: Vec<_> = report
         .items
         .iter()
@@ -74,7 +80,7 @@ fn monitor_dump_time_events_and_old_cpu() {
             ..
         }
     ));
-    assert_eq!(events[2].thread(), Some(3));
+    assert_eq!(events[2].thread(), Some(ThreadSerial(3)));
     let Some(Item::OldCpu(old)) = report.items.iter().find(|i| matches!(i, Item::OldCpu(_))) else {
         panic!()
     };
@@ -132,8 +138,8 @@ rank   self  accum   count trace method
    2 33.33% 100.00%       1     2 <empty trace>
 CPU SAMPLES END\n";
     let report = roundtrip(text);
-    let t = report.trace(1).unwrap();
-    assert_eq!(t.header.thread, Some(2));
+    let t = report.trace(StackTraceSerial(1)).unwrap();
+    assert_eq!(t.header.thread, Some(ThreadSerial(2)));
     assert_eq!(report.trace_thread(t).unwrap().name, "main");
     assert!(t.frames[0].is_native());
     assert_eq!(
@@ -145,10 +151,15 @@ CPU SAMPLES END\n";
     assert_eq!(t.frames[4].line, LineNumber::Compiled);
     assert_eq!(t.frames[5].line, LineNumber::Unknown);
     assert_eq!(
-        report.trace(2).unwrap().header.phase.as_deref(),
+        report
+            .trace(StackTraceSerial(2))
+            .unwrap()
+            .header
+            .phase
+            .as_deref(),
         Some("primordial")
     );
-    assert_eq!(report.thread(2).unwrap().obj, 0x123456);
+    assert_eq!(report.thread(ThreadSerial(2)).unwrap().obj, 0x123456);
     let cpu = report.cpu(CpuKind::Samples).next().unwrap();
     assert_eq!(cpu.rows[1].method, None);
     let folded = report.folded_text(CpuKind::Samples, hprof::ascii::FoldedWeight::Count);
@@ -231,7 +242,7 @@ OBJ 2 (sz=1, trace=1, class=a.B@fffffffffffffffff)\n\
 ROOT 3 (kind=<weird>)\n\
 HEAP DUMP END\n";
     let errors: Vec<Error> = Reader::new(text).filter_map(Result::err).collect();
-    let at: Vec<(u32, u32)> = errors
+    let at: Vec<(usize, usize)> = errors
         .iter()
         .map(|e| (e.position().line, e.position().column))
         .collect();

@@ -4,7 +4,7 @@
 
 use hprof::ascii::{
     CpuKind, Entry, FoldedWeight, HeapRecord, Item, LineEnding, LineNumber, Reader, Report,
-    RootKind, Section, Unresolved,
+    RootKind, Section, StackTraceSerial, ThreadSerial, Unresolved,
 };
 use std::path::Path;
 
@@ -55,7 +55,10 @@ fn serde_round_trip_keeps_model_and_indexes() {
         let json = serde_json::to_string(&report).unwrap();
         let back: Report = serde_json::from_str(&json).unwrap();
         assert_eq!(back, report, "{name}");
-        assert_eq!(back.trace(300000).is_some(), report.trace(300000).is_some());
+        assert_eq!(
+            back.trace(StackTraceSerial(300000)).is_some(),
+            report.trace(StackTraceSerial(300000)).is_some()
+        );
     }
 }
 
@@ -74,10 +77,10 @@ fn simnet_jvmpi_dialect() {
             .contains("Header for -Xhprof ASCII Output")
     );
     assert_eq!(report.line_ending, LineEnding::Lf);
-    assert_eq!(report.thread(7).unwrap().name, "Thread-0");
-    assert_eq!(report.thread(1).unwrap().obj, 0x6f14b0);
+    assert_eq!(report.thread(ThreadSerial(7)).unwrap().name, "Thread-0");
+    assert_eq!(report.thread(ThreadSerial(1)).unwrap().obj, 0x6f14b0);
     // TRACE 9 is `<empty>`.
-    let t9 = report.trace(9).unwrap();
+    let t9 = report.trace(StackTraceSerial(9)).unwrap();
     assert!(t9.empty_marker && t9.frames.is_empty());
     // Native method / Unknown line frames.
     let frames: Vec<_> = report.traces().flat_map(|t| &t.frames).collect();
@@ -105,7 +108,7 @@ fn simnet_jvmpi_dialect() {
     let resolved: Vec<_> = report.cpu_rows(CpuKind::Samples).collect();
     assert_eq!(resolved.len(), 91);
     assert!(resolved.iter().all(|(_, t)| t.is_some()));
-    assert_eq!(resolved[0].1.unwrap().serial(), 30);
+    assert_eq!(resolved[0].1.unwrap().serial(), StackTraceSerial(30));
     assert_eq!(cpu.rows.last().unwrap().accum_percent.text, "100.00");
     assert_eq!(report.unresolved(), vec![]);
 }
@@ -136,7 +139,7 @@ fn jvm_in_action_crlf_cpu_times() {
         .map(Result::unwrap)
         .find(|e| matches!(e.entry, Entry::CpuBegin(_)))
         .unwrap();
-    assert_eq!(begin.position.line as usize, want_line);
+    assert_eq!(begin.position.line, want_line);
     assert_eq!(
         &bytes[begin.position.offset..begin.position.offset + 13],
         b"CPU TIME (ms)"
@@ -227,7 +230,7 @@ fn optimization_heap_dump_and_sites() {
         "{unresolved:?}"
     );
     // HEAP DUMP BEGIN and SITES BEGIN are on lines 2377 and 20954 (grep -n).
-    let lines: Vec<u32> = Reader::new(&bytes)
+    let lines: Vec<usize> = Reader::new(&bytes)
         .map(Result::unwrap)
         .filter(|e| matches!(e.entry, Entry::HeapDumpBegin(_) | Entry::SitesBegin(_)))
         .map(|e| e.position.line)

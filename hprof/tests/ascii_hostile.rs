@@ -15,7 +15,7 @@ use testkit::total_of;
 #[global_allocator]
 static ALLOC: testkit::Counting = testkit::Counting;
 
-use hprof::ascii::{CpuKind, FoldedWeight, Report, Unresolved};
+use hprof::ascii::{CpuKind, FoldedWeight, Report, StackTraceSerial, Unresolved};
 use std::fmt::Write;
 
 /// A report with one `frames`-deep trace and a CPU SAMPLES table of `rows` rows that all
@@ -75,7 +75,10 @@ fn an_unknown_class_shared_by_many_instances_is_reported_once() {
     );
     assert_eq!(
         unresolved,
-        [Unresolved::Trace(0), Unresolved::Class(0xffff)]
+        [
+            Unresolved::Trace(StackTraceSerial(0)),
+            Unresolved::Class(0xffff)
+        ]
     );
     assert!(total < text.len(), "{total} bytes for {} bytes", text.len());
 }

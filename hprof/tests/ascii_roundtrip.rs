@@ -31,19 +31,31 @@ fn frame() -> BoxedStrategy<Frame<String>> {
 
 fn heap_record() -> BoxedStrategy<HeapRecord> {
     let root_kind = prop_oneof![
-        (any::<u32>(), any::<u32>()).prop_map(|(thread, trace)| RootKind::Thread { thread, trace }),
+        (any::<u32>(), any::<u32>()).prop_map(|(thread, trace)| RootKind::Thread {
+            thread: ThreadSerial(thread),
+            trace: StackTraceSerial(trace)
+        }),
         Just(RootKind::Unknown),
         (any::<u32>(), any::<u32>()).prop_map(|(r, trace)| RootKind::JniGlobal {
             ref_id: u64::from(r),
-            trace
+            trace: StackTraceSerial(trace)
         }),
-        (any::<u32>(), -1i64..100).prop_map(|(thread, frame)| RootKind::JniLocal { thread, frame }),
+        (any::<u32>(), -1i64..100).prop_map(|(thread, frame)| RootKind::JniLocal {
+            thread: ThreadSerial(thread),
+            frame
+        }),
         name().prop_map(|name| RootKind::SystemClass { name }),
         Just(RootKind::BusyMonitor),
-        any::<u32>().prop_map(|thread| RootKind::ThreadBlock { thread }),
-        (any::<u32>(), -1i64..100)
-            .prop_map(|(thread, frame)| RootKind::JavaStack { thread, frame }),
-        any::<u32>().prop_map(|thread| RootKind::NativeStack { thread }),
+        any::<u32>().prop_map(|thread| RootKind::ThreadBlock {
+            thread: ThreadSerial(thread)
+        }),
+        (any::<u32>(), -1i64..100).prop_map(|(thread, frame)| RootKind::JavaStack {
+            thread: ThreadSerial(thread),
+            frame
+        }),
+        any::<u32>().prop_map(|thread| RootKind::NativeStack {
+            thread: ThreadSerial(thread)
+        }),
     ];
     let class_ref_kind = prop_oneof![
         Just(ClassRefKind::Super),
@@ -63,7 +75,11 @@ fn heap_record() -> BoxedStrategy<HeapRecord> {
             prop::collection::vec((class_ref_kind, any::<u64>()), 0..4)
         )
             .prop_map(|(id, name, trace, refs)| HeapRecord::Class(ClassRecord {
-                class: ClassDump { id, name, trace },
+                class: ClassDump {
+                    id,
+                    name,
+                    trace: StackTraceSerial(trace)
+                },
                 refs: refs
                     .into_iter()
                     .map(|(kind, value)| ClassRef { kind, value })
@@ -82,7 +98,7 @@ fn heap_record() -> BoxedStrategy<HeapRecord> {
                     instance: InstanceDump {
                         id,
                         size: u64::from(size),
-                        trace,
+                        trace: StackTraceSerial(trace),
                         class_name,
                         class_id,
                     },
@@ -106,7 +122,7 @@ fn heap_record() -> BoxedStrategy<HeapRecord> {
                     array: ArrayDump {
                         id,
                         size: u64::from(size),
-                        trace,
+                        trace: StackTraceSerial(trace),
                         length: u64::from(length),
                         elem_type: format!("{elem}[]"),
                         class_id,
@@ -144,8 +160,8 @@ fn monitor_entry() -> BoxedStrategy<MonitorDumpEntry> {
     prop_oneof![
         (any::<u32>(), any::<u32>(), status).prop_map(|(thread, trace, s)| {
             MonitorDumpEntry::Thread(MonitorThread {
-                thread,
-                trace,
+                thread: ThreadSerial(thread),
+                trace: StackTraceSerial(trace),
                 status: s.to_owned(),
             })
         }),
@@ -163,7 +179,7 @@ fn monitor_entry() -> BoxedStrategy<MonitorDumpEntry> {
                         unowned: owner.is_none()
                     },
                     owner: owner.map(|(thread, entry_count)| MonitorOwner {
-                        thread,
+                        thread: ThreadSerial(thread),
                         entry_count
                     }),
                     waiting,
@@ -174,7 +190,7 @@ fn monitor_entry() -> BoxedStrategy<MonitorDumpEntry> {
 }
 
 fn item() -> BoxedStrategy<Item> {
-    let thread = proptest::option::of(any::<u32>());
+    let thread = proptest::option::of(any::<u32>().prop_map(ThreadSerial));
     prop_oneof![
         (
             any::<u32>(),
@@ -184,17 +200,23 @@ fn item() -> BoxedStrategy<Item> {
         )
             .prop_map(|(obj, id, name, group)| Item::ThreadStart(ThreadStart {
                 obj: u64::from(obj),
-                id,
+                id: ThreadSerial(id),
                 name,
                 group
             })),
-        any::<u32>().prop_map(|id| Item::ThreadEnd(ThreadEnd { id })),
+        any::<u32>().prop_map(|id| Item::ThreadEnd(ThreadEnd {
+            id: ThreadSerial(id)
+        })),
         (
             any::<u32>(),
             any::<Option<u32>>(),
             prop::collection::vec(frame(), 0..5)
         )
-            .prop_map(|(serial, thread, frames)| Item::Trace(Trace::new(serial, thread, frames))),
+            .prop_map(|(serial, thread, frames)| Item::Trace(Trace::new(
+                StackTraceSerial(serial),
+                thread.map(ThreadSerial),
+                frames
+            ))),
         (
             any::<u32>(),
             any::<u32>(),
@@ -239,7 +261,7 @@ fn item() -> BoxedStrategy<Item> {
                     live_objects: u64::from(lo),
                     alloc_bytes: u64::from(ab),
                     alloc_objects: u64::from(ao),
-                    trace,
+                    trace: StackTraceSerial(trace),
                     class_name,
                 })
                 .collect(),
@@ -273,7 +295,7 @@ fn item() -> BoxedStrategy<Item> {
                         self_percent: s,
                         accum_percent: a,
                         count: u64::from(count),
-                        trace,
+                        trace: StackTraceSerial(trace),
                         method,
                     })
                     .collect(),
@@ -303,7 +325,7 @@ fn item() -> BoxedStrategy<Item> {
                         self_percent: s,
                         accum_percent: a,
                         count: u64::from(count),
-                        trace,
+                        trace: StackTraceSerial(trace),
                         monitor: format!("{m} (Java)"),
                     })
                     .collect(),

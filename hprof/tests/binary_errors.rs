@@ -310,13 +310,13 @@ fn android_obsolete_sub_records_decode() {
             SubRecord::Root(GcRoot::ReferenceCleanup { object_id: 1 }),
             SubRecord::Root(GcRoot::JniMonitor {
                 object_id: 2,
-                thread_serial: 3,
+                thread_serial: ThreadSerial(3),
                 stack_depth: -1
             }),
             SubRecord::Root(GcRoot::Unreachable { object_id: 4 }),
             SubRecord::PrimitiveArrayNoData(PrimitiveArrayNoData {
                 array_id: 5,
-                stack_trace_serial: 6,
+                stack_trace_serial: StackTraceSerial(6),
                 length: 100,
                 element_type: BasicType::Int,
             }),

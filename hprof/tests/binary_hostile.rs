@@ -9,6 +9,7 @@
     clippy::indexing_slicing
 )]
 
+use hprof::binary::StackTraceSerial;
 use hprof::binary::index::Index;
 
 use testkit::{peak_of, total_of};
@@ -142,7 +143,7 @@ fn histogram_byte_totals_saturate_instead_of_overflowing() {
     // stream) overflow a u64 total; here the same totals are reached in a few calls.
     let nodata = SubRecord::PrimitiveArrayNoData(PrimitiveArrayNoData {
         array_id: 1,
-        stack_trace_serial: 0,
+        stack_trace_serial: StackTraceSerial(0),
         length: u32::MAX,
         element_type: BasicType::Long,
     });
@@ -242,7 +243,7 @@ fn deep_traces_of_one_long_name_and_many_threads_stay_small() {
     data.extend(record(0x0C, &roots));
     let index = Index::build(&data).unwrap();
 
-    let (frames, peak) = peak_of(|| index.stack_trace(5).unwrap());
+    let (frames, peak) = peak_of(|| index.stack_trace(StackTraceSerial(5)).unwrap());
     assert_eq!(frames.len(), 5_000);
     assert_eq!(frames[4_999].method_name.len(), 10_000);
     assert!(peak < 16 * MB, "stack_trace peaked at {peak} bytes");

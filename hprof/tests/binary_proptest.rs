@@ -82,33 +82,33 @@ fn root() -> impl Strategy<Value = GcRoot> {
         (id, any::<u32>(), any::<i32>()).prop_map(|(object_id, thread_serial, frame_number)| {
             GcRoot::JniLocal {
                 object_id,
-                thread_serial,
+                thread_serial: ThreadSerial(thread_serial),
                 frame_number,
             }
         }),
         (id, any::<u32>(), any::<i32>()).prop_map(|(object_id, thread_serial, frame_number)| {
             GcRoot::JavaFrame {
                 object_id,
-                thread_serial,
+                thread_serial: ThreadSerial(thread_serial),
                 frame_number,
             }
         }),
         (id, any::<u32>()).prop_map(|(object_id, thread_serial)| GcRoot::NativeStack {
             object_id,
-            thread_serial
+            thread_serial: ThreadSerial(thread_serial)
         }),
         id.prop_map(|object_id| GcRoot::StickyClass { object_id }),
         (id, any::<u32>()).prop_map(|(object_id, thread_serial)| GcRoot::ThreadBlock {
             object_id,
-            thread_serial
+            thread_serial: ThreadSerial(thread_serial)
         }),
         id.prop_map(|object_id| GcRoot::MonitorUsed { object_id }),
         (id, any::<u32>(), any::<u32>()).prop_map(
             |(object_id, thread_serial, stack_trace_serial)| {
                 GcRoot::ThreadObject {
                     object_id,
-                    thread_serial,
-                    stack_trace_serial,
+                    thread_serial: ThreadSerial(thread_serial),
+                    stack_trace_serial: StackTraceSerial(stack_trace_serial),
                 }
             }
         ),
@@ -120,7 +120,7 @@ fn root() -> impl Strategy<Value = GcRoot> {
         (id, any::<u32>(), any::<i32>()).prop_map(|(object_id, thread_serial, stack_depth)| {
             GcRoot::JniMonitor {
                 object_id,
-                thread_serial,
+                thread_serial: ThreadSerial(thread_serial),
                 stack_depth,
             }
         }),
@@ -176,8 +176,8 @@ fn rec() -> impl Strategy<Value = OwnedRec> {
     let id = any::<u64>();
     let site = (any::<u8>(), any::<[u32; 6]>()).prop_map(|(is_array, v)| AllocSite {
         is_array,
-        class_serial: v[0],
-        stack_trace_serial: v[1],
+        class_serial: ClassSerial(v[0]),
+        stack_trace_serial: StackTraceSerial(v[1]),
         bytes_alive: v[2],
         instances_alive: v[3],
         bytes_allocated: v[4],
@@ -187,9 +187,9 @@ fn rec() -> impl Strategy<Value = OwnedRec> {
         (id, prop::collection::vec(any::<u8>(), 0..20)).prop_map(|(a, b)| OwnedRec::Utf8(a, b)),
         (any::<u32>(), id, any::<u32>(), id).prop_map(|(a, b, c, d)| OwnedRec::LoadClass(
             LoadClass {
-                class_serial: a,
+                class_serial: ClassSerial(a),
                 class_id: b,
-                stack_trace_serial: c,
+                stack_trace_serial: StackTraceSerial(c),
                 name_id: d
             }
         )),
@@ -200,7 +200,7 @@ fn rec() -> impl Strategy<Value = OwnedRec> {
                 method_name_id: i[1],
                 method_signature_id: i[2],
                 source_file_id: i[3],
-                class_serial,
+                class_serial: ClassSerial(class_serial),
                 line,
             })
         }),
@@ -224,9 +224,9 @@ fn rec() -> impl Strategy<Value = OwnedRec> {
         }),
         (any::<u32>(), any::<[u64; 4]>(), any::<u32>()).prop_map(|(a, i, c)| {
             OwnedRec::StartThread(StartThread {
-                thread_serial: a,
+                thread_serial: ThreadSerial(a),
                 thread_object_id: i[0],
-                stack_trace_serial: c,
+                stack_trace_serial: StackTraceSerial(c),
                 thread_name_id: i[1],
                 group_name_id: i[2],
                 group_parent_name_id: i[3],
@@ -238,7 +238,7 @@ fn rec() -> impl Strategy<Value = OwnedRec> {
             prop::collection::vec(
                 (any::<u32>(), any::<u32>()).prop_map(|(samples, stack_trace_serial)| CpuSample {
                     samples,
-                    stack_trace_serial
+                    stack_trace_serial: StackTraceSerial(stack_trace_serial)
                 }),
                 0..4
             )
@@ -388,7 +388,9 @@ fn encode(recs: &[OwnedRec], id_size: IdSize) -> (Vec<u8>, Vec<String>) {
                 name_id: m(l.name_id),
                 ..*l
             }),
-            OwnedRec::UnloadClass(s) => Record::UnloadClass(UnloadClass { class_serial: *s }),
+            OwnedRec::UnloadClass(s) => Record::UnloadClass(UnloadClass {
+                class_serial: ClassSerial(*s),
+            }),
             OwnedRec::Frame(f) => Record::Frame(Frame {
                 frame_id: m(f.frame_id),
                 method_name_id: m(f.method_name_id),
@@ -401,8 +403,8 @@ fn encode(recs: &[OwnedRec], id_size: IdSize) -> (Vec<u8>, Vec<String>) {
                     Value::Object(m(*id)).write(id_size, &mut scratch);
                 }
                 Record::Trace(Trace {
-                    stack_trace_serial: *a,
-                    thread_serial: *b,
+                    stack_trace_serial: StackTraceSerial(*a),
+                    thread_serial: ThreadSerial(*b),
                     frame_ids: IdList::new(&scratch, id_size),
                 })
             }
@@ -426,7 +428,9 @@ fn encode(recs: &[OwnedRec], id_size: IdSize) -> (Vec<u8>, Vec<String>) {
                 group_parent_name_id: m(s.group_parent_name_id),
                 ..*s
             }),
-            OwnedRec::EndThread(s) => Record::EndThread(EndThread { thread_serial: *s }),
+            OwnedRec::EndThread(s) => Record::EndThread(EndThread {
+                thread_serial: ThreadSerial(*s),
+            }),
             OwnedRec::CpuSamples(t, s) => {
                 scratch = CpuSample::encode_list(s);
                 Record::CpuSamples(CpuSamples {
@@ -472,7 +476,7 @@ fn encode(recs: &[OwnedRec], id_size: IdSize) -> (Vec<u8>, Vec<String>) {
                             }
                             SubRecord::ClassDump(ClassDump {
                                 class_id: m(ids[0]),
-                                stack_trace_serial: *serial,
+                                stack_trace_serial: StackTraceSerial(*serial),
                                 super_class_id: m(ids[1]),
                                 class_loader_id: m(ids[2]),
                                 signers_id: m(ids[3]),
@@ -491,7 +495,7 @@ fn encode(recs: &[OwnedRec], id_size: IdSize) -> (Vec<u8>, Vec<String>) {
                         }
                         OwnedSub::Instance(o, s, cl, d) => SubRecord::InstanceDump(InstanceDump {
                             object_id: m(*o),
-                            stack_trace_serial: *s,
+                            stack_trace_serial: StackTraceSerial(*s),
                             class_id: m(*cl),
                             data: d,
                         }),
@@ -501,7 +505,7 @@ fn encode(recs: &[OwnedRec], id_size: IdSize) -> (Vec<u8>, Vec<String>) {
                             }
                             SubRecord::ObjectArrayDump(ObjectArrayDump {
                                 array_id: m(*o),
-                                stack_trace_serial: *s,
+                                stack_trace_serial: StackTraceSerial(*s),
                                 array_class_id: m(*cl),
                                 elements: IdList::new(&a, id_size),
                             })
@@ -509,7 +513,7 @@ fn encode(recs: &[OwnedRec], id_size: IdSize) -> (Vec<u8>, Vec<String>) {
                         OwnedSub::PrimArray(o, s, t, d) => {
                             SubRecord::PrimitiveArrayDump(PrimitiveArrayDump {
                                 array_id: m(*o),
-                                stack_trace_serial: *s,
+                                stack_trace_serial: StackTraceSerial(*s),
                                 element_type: *t,
                                 data: d,
                             })
@@ -517,7 +521,7 @@ fn encode(recs: &[OwnedRec], id_size: IdSize) -> (Vec<u8>, Vec<String>) {
                         OwnedSub::NoData(o, s, n, t) => {
                             SubRecord::PrimitiveArrayNoData(PrimitiveArrayNoData {
                                 array_id: m(*o),
-                                stack_trace_serial: *s,
+                                stack_trace_serial: StackTraceSerial(*s),
                                 length: *n,
                                 element_type: *t,
                             })

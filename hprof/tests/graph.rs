@@ -388,6 +388,23 @@ fn cut_short_dumps_answer_over_what_is_there() {
     }
 }
 
+#[test]
+fn a_record_cut_short_stops_the_graph_where_the_index_stops() {
+    // A cut inside the first record (a UTF8 string): the graph's index and `Index::salvage`
+    // walk the records the same way, so they stop with the same error.
+    let data = dump("hprof-slurp_hprof-32");
+    for cut in [31 + 9 + 1, 31 + 9 + 3] {
+        let graph = Graph::build(&data[..cut], Options::default()).unwrap();
+        let salvaged = hprof::binary::Index::salvage(&data[..cut]).unwrap();
+        let stopped = graph.warnings().stopped_at.clone();
+        assert!(
+            matches!(stopped, Some(hprof::binary::Error::PastEnd { .. })),
+            "cut at {cut}: {stopped:?}"
+        );
+        assert_eq!(stopped, salvaged.error, "cut at {cut}");
+    }
+}
+
 /// A hand-made dump (id size 4): header, then one HEAP_DUMP_SEGMENT of `body`.
 fn hand_made(body: &[u8]) -> Vec<u8> {
     let mut d = b"JAVA PROFILE 1.0.2\0".to_vec();

@@ -6,8 +6,9 @@ use std::fmt;
 /// A place in the input: byte offset and 1-based line and column.
 ///
 /// Columns count bytes from the start of the line (the real files are ASCII, where bytes
-/// and characters coincide).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// and characters coincide). The same type and fields as `hprof::ascii::Position` (the crates
+/// share no dependency, so each defines it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Position {
     /// Byte offset from the start of the input.

@@ -5,18 +5,23 @@
 
 use crate::error::{Error, Result};
 
-/// Size of an identifier in a dump buffer: `sizeof(void *)` of the VM that wrote it.
+/// Size in bytes of every identifier in a dump buffer: the `sizeof(void *)` of the VM that
+/// wrote it.
+///
+/// The same type, variants and methods as `hprof::binary::IdSize` (the crates share no
+/// dependency, so each defines it).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum IdSize {
-    /// 4-byte identifiers (32-bit VM).
+    /// 4-byte identifiers (32-bit VMs).
     Four,
-    /// 8-byte identifiers (64-bit VM).
+    /// 8-byte identifiers (64-bit VMs).
     Eight,
 }
 
 impl IdSize {
-    /// The size in bytes.
+    /// The size in bytes (4 or 8).
+    #[inline]
     #[must_use]
     pub const fn bytes(self) -> usize {
         match self {
@@ -24,16 +29,26 @@ impl IdSize {
             Self::Eight => 8,
         }
     }
+
+    /// The id size of `n` bytes, or `None` when it is neither 4 nor 8.
+    #[must_use]
+    pub const fn from_bytes(n: u32) -> Option<IdSize> {
+        match n {
+            4 => Some(Self::Four),
+            8 => Some(Self::Eight),
+            _ => None,
+        }
+    }
 }
 
 impl TryFrom<u64> for IdSize {
     type Error = Error;
+    /// The id size of `raw` bytes; [`Error::BadIdSize`] when it is neither 4 nor 8.
     fn try_from(raw: u64) -> Result<Self> {
-        match raw {
-            4 => Ok(Self::Four),
-            8 => Ok(Self::Eight),
-            other => Err(Error::BadIdSize(other)),
-        }
+        u32::try_from(raw)
+            .ok()
+            .and_then(Self::from_bytes)
+            .ok_or(Error::BadIdSize(raw))
     }
 }
 

@@ -61,10 +61,10 @@ pub(crate) fn split_prefix(bytes: &[u8]) -> Option<Prefix<'_>> {
 /// where the next line starts, and the line break (`None` for a last line without one).
 fn split_line(rest: &[u8]) -> (usize, usize, Option<LineEnding>) {
     match memchr::memchr(b'\n', rest) {
-        Some(end) if end > 0 && rest.get(end - 1) == Some(&b'\r') => {
-            (end - 1, end + 1, Some(LineEnding::CrLf))
-        }
-        Some(end) => (end, end + 1, Some(LineEnding::Lf)),
+        Some(end) => match LineEnding::of_break(rest, end) {
+            LineEnding::CrLf => (end - 1, end + 1, Some(LineEnding::CrLf)),
+            LineEnding::Lf => (end, end + 1, Some(LineEnding::Lf)),
+        },
         None => (rest.len(), rest.len(), None),
     }
 }

@@ -3,6 +3,9 @@
 //! (`points-to-analysis-reports.ja.txt`, "TXT形式"; `iprof-pointsto.md` §2.2).
 
 /// The line separator a report was written with (`%n` is `\r\n` on Windows builders).
+///
+/// The same type, variants and methods as `hprof::ascii::LineEnding` (the crates share no
+/// dependency, so each defines it).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum LineEnding {
@@ -14,6 +17,28 @@ pub enum LineEnding {
 }
 
 impl LineEnding {
+    /// The separator of the first line of `input` (LF when it has none).
+    ///
+    /// ```
+    /// use pointsto::style::LineEnding;
+    /// assert_eq!(LineEnding::from_input(b"a\r\nb\n"), LineEnding::CrLf);
+    /// assert_eq!(LineEnding::from_input(b"a\nb\r\n"), LineEnding::Lf);
+    /// assert_eq!(LineEnding::from_input(b"no break"), LineEnding::Lf);
+    /// ```
+    #[must_use]
+    pub fn from_input(input: &[u8]) -> LineEnding {
+        memchr::memchr(b'\n', input).map_or(LineEnding::Lf, |at| LineEnding::of_break(input, at))
+    }
+
+    /// The separator whose `\n` is at `input[newline]`: CRLF when a `\r` comes before it.
+    #[inline]
+    pub(crate) fn of_break(input: &[u8], newline: usize) -> LineEnding {
+        match newline.checked_sub(1).and_then(|i| input.get(i)) {
+            Some(b'\r') => LineEnding::CrLf,
+            _ => LineEnding::Lf,
+        }
+    }
+
     /// The separator's text.
     #[must_use]
     pub fn as_str(self) -> &'static str {

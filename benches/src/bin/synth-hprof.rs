@@ -33,6 +33,7 @@ use hprof::binary::{
     BasicType, ClassDump, GcRoot, Header, IdList, IdSize, InstanceDump, LoadClass, ObjectArrayDump,
     PrimitiveArrayDump, Record, SubRecord, Trace, Utf8, Version,
 };
+use hprof::binary::{ClassSerial, StackTraceSerial, ThreadSerial};
 
 const USAGE: &str = "\
 usage: synth-hprof --objects N [--seed S] OUT.hprof
@@ -301,7 +302,7 @@ impl<W: Write> Out<W> {
         let data = std::mem::take(&mut self.ids);
         let r = self.sub(&SubRecord::InstanceDump(InstanceDump {
             object_id: object_id(i),
-            stack_trace_serial: 1,
+            stack_trace_serial: StackTraceSerial(1),
             class_id,
             data: &data,
         }));
@@ -317,7 +318,7 @@ impl<W: Write> Out<W> {
         let data = std::mem::take(&mut self.ids);
         let r = self.sub(&SubRecord::ObjectArrayDump(ObjectArrayDump {
             array_id: object_id(i),
-            stack_trace_serial: 1,
+            stack_trace_serial: StackTraceSerial(1),
             array_class_id: ARRAY_CLASS,
             elements: IdList::new(&data, IdSize::Eight),
         }));
@@ -363,7 +364,7 @@ fn class_dump<'a>(
 ) -> SubRecord<'a> {
     SubRecord::ClassDump(ClassDump {
         class_id,
-        stack_trace_serial: 1,
+        stack_trace_serial: StackTraceSerial(1),
         super_class_id: super_id,
         class_loader_id: 0,
         signers_id: 0,
@@ -542,9 +543,9 @@ fn write_dump<W: Write>(out: W, plan: &Plan, progress: &mut dyn FnMut(u64)) -> i
         w.write_record(
             0,
             &Record::LoadClass(LoadClass {
-                class_serial: serial as u32 + 1,
+                class_serial: ClassSerial(serial as u32 + 1),
                 class_id: *id,
-                stack_trace_serial: 1,
+                stack_trace_serial: StackTraceSerial(1),
                 name_id,
             }),
         )?;
@@ -552,8 +553,8 @@ fn write_dump<W: Write>(out: W, plan: &Plan, progress: &mut dyn FnMut(u64)) -> i
     w.write_record(
         0,
         &Record::Trace(Trace {
-            stack_trace_serial: 1,
-            thread_serial: 0,
+            stack_trace_serial: StackTraceSerial(1),
+            thread_serial: ThreadSerial(0),
             frame_ids: IdList::new(&[], IdSize::Eight),
         }),
     )?;
@@ -577,13 +578,13 @@ fn write_dump<W: Write>(out: W, plan: &Plan, progress: &mut dyn FnMut(u64)) -> i
         let serial = (t - plan.threads.start) as u32 + 1;
         out.sub(&SubRecord::Root(GcRoot::ThreadObject {
             object_id: object_id(t),
-            thread_serial: serial,
-            stack_trace_serial: 1,
+            thread_serial: ThreadSerial(serial),
+            stack_trace_serial: StackTraceSerial(1),
         }))?;
         if plan.general.len() > 0 {
             out.sub(&SubRecord::Root(GcRoot::JavaFrame {
                 object_id: object_id(plan.general.random(mix(plan.seed, t) >> 1)),
-                thread_serial: serial,
+                thread_serial: ThreadSerial(serial),
                 frame_number: -1,
             }))?;
         }
@@ -591,7 +592,7 @@ fn write_dump<W: Write>(out: W, plan: &Plan, progress: &mut dyn FnMut(u64)) -> i
     if plan.general.len() > 0 {
         out.sub(&SubRecord::Root(GcRoot::JavaFrame {
             object_id: object_id(plan.general.start),
-            thread_serial: 1,
+            thread_serial: ThreadSerial(1),
             frame_number: -1,
         }))?;
     }
@@ -651,7 +652,7 @@ fn write_object<W: Write>(out: &mut Out<W>, plan: &Plan, i: u64) -> io::Result<(
                 .collect();
             out.sub(&SubRecord::PrimitiveArrayDump(PrimitiveArrayDump {
                 array_id: object_id(i),
-                stack_trace_serial: 1,
+                stack_trace_serial: StackTraceSerial(1),
                 element_type: BasicType::Byte,
                 data: &data,
             }))

@@ -349,7 +349,7 @@ impl RootRows {
         };
         self.object_id.append_value(root.object_id());
         self.root_kind.append_value(root_kind(root));
-        self.thread_serial.append_option(thread);
+        self.thread_serial.append_option(thread.map(u32::from));
         self.frame.append_option(frame);
         self.jni_global_ref_id.append_option(jni);
         self.heap.append_option(heap);

@@ -392,7 +392,7 @@ impl<'a, 's> HeapPass<'a, 's> {
             rows.static_field_count
                 .append_option(dump.map(|c| c.static_fields_len));
             rows.class_serial
-                .append_option(self.top.load_classes.get(&id).copied());
+                .append_option(self.top.load_classes.get(&id).map(|s| s.0));
             rows.len += 1;
             let n = rows.flush_if_full(self.sink)?;
             self.summary.add_rows(table::CLASSES, n);

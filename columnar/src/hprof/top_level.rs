@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use hprof::binary::hash::IdMap;
 use hprof::binary::names::ClassNames;
 use hprof::binary::records::{Frame, Record, Records};
-use hprof::binary::types::Id;
+use hprof::binary::types::{ClassSerial, Id};
 
 use super::columns::TraceFrame;
 use super::lossy;
@@ -21,8 +21,8 @@ use crate::sink::BatchSink;
 pub(super) struct TopLevel {
     pub(super) names: ClassNames,
     /// Class serial of each class with a `LOAD_CLASS`.
-    pub(super) load_classes: IdMap<u32>,
-    class_by_serial: HashMap<u32, Id>,
+    pub(super) load_classes: IdMap<ClassSerial>,
+    class_by_serial: HashMap<ClassSerial, Id>,
     frames: Vec<Frame>,
     strings: StringsRows,
     traces: TraceRows,
@@ -80,8 +80,8 @@ impl TopLevel {
             Record::Trace(t) => {
                 for (depth, frame_id) in t.frame_ids.iter().enumerate() {
                     self.traces.push(TraceFrame {
-                        stack_trace_serial: t.stack_trace_serial,
-                        thread_serial: t.thread_serial,
+                        stack_trace_serial: t.stack_trace_serial.0,
+                        thread_serial: t.thread_serial.0,
                         depth: depth as u32,
                         frame_id,
                     });
@@ -114,7 +114,7 @@ impl TopLevel {
             rows.method_signature
                 .append_option(string(f.method_signature_id));
             rows.source_file.append_option(string(f.source_file_id));
-            rows.class_serial.append_value(f.class_serial);
+            rows.class_serial.append_value(f.class_serial.0);
             rows.class_name.append_option(
                 self.class_by_serial
                     .get(&f.class_serial)

@@ -8,8 +8,8 @@ use columnar::PartStore;
 use hprof::binary::header::{Header, Version};
 use hprof::binary::heap_dump::{ClassDump, InstanceDump, ObjectArrayDump, SubRecord};
 use hprof::binary::records::{Record, Utf8};
-use hprof::binary::types::IdList;
 use hprof::binary::types::IdSize;
+use hprof::binary::types::{IdList, StackTraceSerial};
 use hprof::binary::write::Writer;
 
 /// Parts kept in memory once committed; `fail_create` makes creating a part fail.
@@ -67,7 +67,7 @@ pub(crate) fn object_fields(names: &[u64]) -> Vec<u8> {
 pub(crate) fn class_dump(class_id: u64, super_class_id: u64, fields: &[u8]) -> SubRecord<'_> {
     SubRecord::ClassDump(ClassDump {
         class_id,
-        stack_trace_serial: 0,
+        stack_trace_serial: StackTraceSerial(0),
         super_class_id,
         class_loader_id: 0,
         signers_id: 0,
@@ -89,7 +89,7 @@ pub(crate) fn class_dump(class_id: u64, super_class_id: u64, fields: &[u8]) -> S
 pub(crate) fn instance(object_id: u64, class_id: u64, data: &[u8]) -> SubRecord<'_> {
     SubRecord::InstanceDump(InstanceDump {
         object_id,
-        stack_trace_serial: 0,
+        stack_trace_serial: StackTraceSerial(0),
         class_id,
         data,
     })
@@ -99,7 +99,7 @@ pub(crate) fn instance(object_id: u64, class_id: u64, data: &[u8]) -> SubRecord<
 pub(crate) fn object_array(array_id: u64, array_class_id: u64, elements: &[u8]) -> SubRecord<'_> {
     SubRecord::ObjectArrayDump(ObjectArrayDump {
         array_id,
-        stack_trace_serial: 0,
+        stack_trace_serial: StackTraceSerial(0),
         array_class_id,
         elements: IdList::new(elements, IdSize::Eight),
     })

@@ -6,6 +6,7 @@ use super::cursor::Cursor;
 use super::error::Error;
 use super::percent::Percent;
 use super::ranked;
+use crate::binary::types::StackTraceSerial;
 use std::fmt::Write;
 
 /// The column header printed after `BEGIN` when a CPU table has rows.
@@ -95,7 +96,7 @@ pub struct CpuRow<S> {
     /// Samples (cpu=samples) or calls (cpu=times).
     pub count: u64,
     /// Trace serial number.
-    pub trace: u32,
+    pub trace: StackTraceSerial,
     /// `class.method` of the trace's top frame; `None` for `<empty trace>`.
     pub method: Option<S>,
 }
@@ -116,7 +117,7 @@ impl<'a> CpuRow<&'a str> {
             self_percent,
             accum_percent,
             count,
-            trace,
+            trace: StackTraceSerial(trace),
             method,
         })
     }

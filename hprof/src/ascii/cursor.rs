@@ -3,19 +3,24 @@
 
 use super::error::{Error, Position};
 
-/// How a line ends.
+/// The line separator a report was written with: `\n` by the agent on Unix, `\r\n` on
+/// Windows.
+///
+/// The same type, variants and methods as `pointsto::style::LineEnding` (the crates share no
+/// dependency, so each defines it).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum LineEnding {
-    /// `\n` (the agent on Unix).
+    /// `\n`.
     #[default]
     Lf,
-    /// `\r\n` (the agent on Windows).
+    /// `\r\n`.
     CrLf,
 }
 
 impl LineEnding {
-    /// The ending of the first line of `input` (LF when it has none).
+    /// The separator of the first line of `input` (LF when it has none).
+    #[must_use]
     pub fn from_input(input: &[u8]) -> LineEnding {
         match Lines::new(input).next_line().and_then(|l| l.ending) {
             Some(e) => e,
@@ -23,7 +28,8 @@ impl LineEnding {
         }
     }
 
-    /// The bytes of this line ending.
+    /// The separator's text.
+    #[must_use]
     pub fn as_str(self) -> &'static str {
         match self {
             LineEnding::Lf => "\n",
@@ -36,7 +42,7 @@ impl LineEnding {
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct RawLine<'a> {
     pub(crate) bytes: &'a [u8],
-    pub(crate) number: u32,
+    pub(crate) number: usize,
     /// Byte offset in the whole report (chunk base included).
     pub(crate) offset: usize,
     /// Byte index in the current input slice.
@@ -71,10 +77,8 @@ impl<'a> RawLine<'a> {
     }
 }
 
-fn column_of(index: usize) -> u32 {
-    u32::try_from(index)
-        .unwrap_or(u32::MAX - 1)
-        .saturating_add(1)
+fn column_of(index: usize) -> usize {
+    index.saturating_add(1)
 }
 
 /// Finds the first `\n` in `bytes`, sixteen bytes at a time (SWAR on two `u64`s).
@@ -119,7 +123,7 @@ fn find_newline(bytes: &[u8]) -> Option<usize> {
 pub(crate) struct Lines<'a> {
     data: &'a [u8],
     pos: usize,
-    number: u32,
+    number: usize,
     /// Offset of `data` in the whole report (for chunked input).
     base: usize,
 }
@@ -130,7 +134,7 @@ impl<'a> Lines<'a> {
     }
 
     /// Lines of a chunk that starts at byte `base` of the report, after line `number`.
-    pub(crate) fn resume(data: &'a [u8], base: usize, number: u32) -> Self {
+    pub(crate) fn resume(data: &'a [u8], base: usize, number: usize) -> Self {
         Lines {
             data,
             pos: 0,
@@ -150,7 +154,7 @@ impl<'a> Lines<'a> {
     }
 
     /// The number of the last line read.
-    pub(crate) fn number(&self) -> u32 {
+    pub(crate) fn number(&self) -> usize {
         self.number
     }
 
@@ -161,13 +165,13 @@ impl<'a> Lines<'a> {
     }
 
     /// Steps back to byte index `pos` of the input, which starts line `number + 1`.
-    pub(crate) fn rewind(&mut self, pos: usize, number: u32) {
+    pub(crate) fn rewind(&mut self, pos: usize, number: usize) {
         self.pos = pos;
         self.number = number;
     }
 
     /// The number the next line will get.
-    pub(crate) fn next_number(&self) -> u32 {
+    pub(crate) fn next_number(&self) -> usize {
         self.number.saturating_add(1)
     }
 
@@ -220,12 +224,12 @@ impl<'a> Lines<'a> {
 pub(crate) struct Cursor<'a> {
     text: &'a str,
     pos: usize,
-    line: u32,
+    line: usize,
     offset: usize,
 }
 
 impl<'a> Cursor<'a> {
-    pub(crate) fn new(text: &'a str, line: u32, offset: usize) -> Self {
+    pub(crate) fn new(text: &'a str, line: usize, offset: usize) -> Self {
         Cursor {
             text,
             pos: 0,

@@ -3,19 +3,24 @@
 
 use std::fmt;
 
-/// A 1-based place in the report text: line number, column (in bytes) and byte offset.
+/// A place in the input: byte offset and 1-based line and column.
+///
+/// Columns count bytes from the start of the line (the reports are ASCII, where bytes and
+/// characters coincide). The same type and fields as `iprof::Position` (the crates share no
+/// dependency, so each defines it).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Position {
-    /// Line number, starting at 1.
-    pub line: u32,
-    /// Column in bytes, starting at 1.
-    pub column: u32,
     /// Byte offset from the start of the input.
     pub offset: usize,
+    /// Line number, starting at 1.
+    pub line: usize,
+    /// Column number in bytes, starting at 1.
+    pub column: usize,
 }
 
 impl fmt::Display for Position {
+    /// `line:column`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}:{}", self.line, self.column)
     }

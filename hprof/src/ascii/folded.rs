@@ -3,6 +3,7 @@
 
 use super::cpu::CpuKind;
 use super::report::Report;
+use crate::binary::types::StackTraceSerial;
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write;
 
@@ -34,7 +35,7 @@ impl Report {
     pub fn folded(&self, kind: CpuKind, weight: FoldedWeight) -> Vec<FoldedStack> {
         // Sum the weights per trace first and build each trace's stack once: a deep trace
         // sampled by many rows would otherwise be rebuilt for every row.
-        let mut by_trace: HashMap<u32, u64> = HashMap::new();
+        let mut by_trace: HashMap<StackTraceSerial, u64> = HashMap::new();
         let mut by_method: BTreeMap<&str, u64> = BTreeMap::new();
         for cpu in self.cpu(kind) {
             for row in &cpu.rows {

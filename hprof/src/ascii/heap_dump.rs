@@ -3,6 +3,7 @@
 
 use super::cursor::Cursor;
 use super::error::Error;
+use crate::binary::types::{StackTraceSerial, ThreadSerial};
 use std::fmt::Write;
 
 /// `HEAP DUMP BEGIN (841 objects, 427592 bytes) Sun Jul 28 00:19:32 2019`.
@@ -72,9 +73,9 @@ pub enum RootKind<S> {
     /// `<thread>, id=%u, trace=%u`: a thread object.
     Thread {
         /// Thread serial number.
-        thread: u32,
+        thread: ThreadSerial,
         /// Trace serial number.
-        trace: u32,
+        trace: StackTraceSerial,
     },
     /// `<unknown>`.
     Unknown,
@@ -83,12 +84,12 @@ pub enum RootKind<S> {
         /// The global reference's serial number (printed in hex).
         ref_id: u64,
         /// Trace serial number.
-        trace: u32,
+        trace: StackTraceSerial,
     },
     /// `<JNI local ref>, thread=%u, frame=%d`.
     JniLocal {
         /// Thread serial number.
-        thread: u32,
+        thread: ThreadSerial,
         /// Frame depth (-1 = empty stack).
         frame: i64,
     },
@@ -102,19 +103,19 @@ pub enum RootKind<S> {
     /// `<thread block>, thread=%u`.
     ThreadBlock {
         /// Thread serial number.
-        thread: u32,
+        thread: ThreadSerial,
     },
     /// `<Java stack>, thread=%u, frame=%d`.
     JavaStack {
         /// Thread serial number.
-        thread: u32,
+        thread: ThreadSerial,
         /// Frame depth (-1 = empty stack).
         frame: i64,
     },
     /// `<native stack>, thread=%u`.
     NativeStack {
         /// Thread serial number.
-        thread: u32,
+        thread: ThreadSerial,
     },
 }
 
@@ -132,8 +133,8 @@ impl<'a> Root<&'a str> {
                 let thread = c.u32()?;
                 c.expect(", trace=")?;
                 RootKind::Thread {
-                    thread,
-                    trace: c.u32()?,
+                    thread: ThreadSerial(thread),
+                    trace: StackTraceSerial(c.u32()?),
                 }
             }
             "unknown" => RootKind::Unknown,
@@ -143,12 +144,15 @@ impl<'a> Root<&'a str> {
                 c.expect(", trace=")?;
                 RootKind::JniGlobal {
                     ref_id,
-                    trace: c.u32()?,
+                    trace: StackTraceSerial(c.u32()?),
                 }
             }
             "JNI local ref" => {
                 let (thread, frame) = thread_and_frame(c)?;
-                RootKind::JniLocal { thread, frame }
+                RootKind::JniLocal {
+                    thread: ThreadSerial(thread),
+                    frame,
+                }
             }
             "system class" => {
                 c.expect(", name=")?;
@@ -164,14 +168,17 @@ impl<'a> Root<&'a str> {
             }
             "busy monitor" => RootKind::BusyMonitor,
             "thread block" => RootKind::ThreadBlock {
-                thread: thread_field(c)?,
+                thread: ThreadSerial(thread_field(c)?),
             },
             "Java stack" => {
                 let (thread, frame) = thread_and_frame(c)?;
-                RootKind::JavaStack { thread, frame }
+                RootKind::JavaStack {
+                    thread: ThreadSerial(thread),
+                    frame,
+                }
             }
             "native stack" => RootKind::NativeStack {
-                thread: thread_field(c)?,
+                thread: ThreadSerial(thread_field(c)?),
             },
             _ => {
                 return Err(Error::Syntax {
@@ -246,7 +253,7 @@ impl<S: AsRef<str>> Root<S> {
     }
 
     /// The thread serial number this root belongs to, if its kind has one.
-    pub fn thread(&self) -> Option<u32> {
+    pub fn thread(&self) -> Option<ThreadSerial> {
         match self.kind {
             RootKind::Thread { thread, .. }
             | RootKind::JniLocal { thread, .. }
@@ -258,7 +265,7 @@ impl<S: AsRef<str>> Root<S> {
     }
 
     /// The trace serial number of this root, if its kind has one.
-    pub fn trace(&self) -> Option<u32> {
+    pub fn trace(&self) -> Option<StackTraceSerial> {
         match self.kind {
             RootKind::Thread { trace, .. } | RootKind::JniGlobal { trace, .. } => Some(trace),
             _ => None,
@@ -275,7 +282,7 @@ pub struct ClassDump<S> {
     /// Class name.
     pub name: S,
     /// Trace serial number.
-    pub trace: u32,
+    pub trace: StackTraceSerial,
 }
 
 impl<'a> ClassDump<&'a str> {
@@ -289,7 +296,11 @@ impl<'a> ClassDump<&'a str> {
         let trace = c.u32()?;
         c.expect(")")?;
         c.finish()?;
-        Ok(ClassDump { id, name, trace })
+        Ok(ClassDump {
+            id,
+            name,
+            trace: StackTraceSerial(trace),
+        })
     }
 }
 
@@ -427,7 +438,7 @@ pub struct InstanceDump<S> {
     /// Size in bytes.
     pub size: u64,
     /// Trace serial number of the allocation site.
-    pub trace: u32,
+    pub trace: StackTraceSerial,
     /// Class name.
     pub class_name: S,
     /// The class object's id.
@@ -447,7 +458,7 @@ impl<'a> InstanceDump<&'a str> {
         Ok(InstanceDump {
             id,
             size,
-            trace,
+            trace: StackTraceSerial(trace),
             class_name,
             class_id,
         })
@@ -560,7 +571,7 @@ pub struct ArrayDump<S> {
     /// Size in bytes.
     pub size: u64,
     /// Trace serial number of the allocation site.
-    pub trace: u32,
+    pub trace: StackTraceSerial,
     /// Number of elements.
     pub length: u64,
     /// The `elem type` text: the array class name, e.g. `char[]`.
@@ -580,7 +591,7 @@ impl<'a> ArrayDump<&'a str> {
         Ok(ArrayDump {
             id,
             size,
-            trace,
+            trace: StackTraceSerial(trace),
             length,
             elem_type,
             class_id,

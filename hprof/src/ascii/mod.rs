@@ -3,7 +3,7 @@
 //! byte-exact writer, and folded stacks for flame graphs.
 //!
 //! ```
-//! use hprof::ascii::{CpuKind, Entry, FoldedWeight, Reader, Report};
+//! use hprof::ascii::{CpuKind, Entry, FoldedWeight, Reader, Report, StackTraceSerial, ThreadSerial};
 //!
 //! let text = "\
 //! JAVA PROFILE 1.0.1, created Mon Feb 04 08:11:54 2002
@@ -27,7 +27,8 @@
 //! for item in Reader::new(text.as_bytes()) {
 //!     let item = item?;
 //!     if let Entry::CpuRow(row) = &item.entry {
-//!         assert_eq!((row.trace, row.self_percent.text, item.position.line), (30, "24.67", 13));
+//!         let want = (StackTraceSerial(30), "24.67", 13);
+//!         assert_eq!((row.trace, row.self_percent.text, item.position.line), want);
 //!         rows += 1;
 //!     }
 //! }
@@ -38,7 +39,7 @@
 //! let cpu = report.cpu(CpuKind::Samples).next().unwrap();
 //! let trace = report.trace(cpu.rows[0].trace).unwrap();
 //! assert_eq!(trace.frames[0].method_name(), "updateFrom");
-//! assert_eq!(report.thread(3).unwrap().name, "main");
+//! assert_eq!(report.thread(ThreadSerial(3)).unwrap().name, "main");
 //!
 //! // Byte-identical re-emission, and folded stacks.
 //! assert_eq!(report.to_text(), text);
@@ -128,6 +129,8 @@ mod threads;
 mod traces;
 mod write;
 
+/// The serial numbers the report shares with binary dumps.
+pub use crate::binary::types::{StackTraceSerial, ThreadSerial};
 pub use cpu::{CPU_COLUMN_HEADER, CpuBegin, CpuKind, CpuRow, OLD_CPU_HEADER, OldCpuRow};
 pub use cursor::LineEnding;
 pub use entry::{Entry, Located, Section, Truncation};

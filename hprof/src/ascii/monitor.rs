@@ -7,6 +7,7 @@ use super::cursor::Cursor;
 use super::error::Error;
 use super::percent::Percent;
 use super::ranked;
+use crate::binary::types::{StackTraceSerial, ThreadSerial};
 use std::fmt::Write;
 
 /// The column header printed after `MONITOR TIME BEGIN` when the total is above zero.
@@ -17,9 +18,9 @@ pub const MONITOR_TIME_COLUMN_HEADER: &str = "rank   self  accum   count trace m
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct MonitorThread<S> {
     /// Thread serial number.
-    pub thread: u32,
+    pub thread: ThreadSerial,
     /// Trace serial number of the thread's current stack.
-    pub trace: u32,
+    pub trace: StackTraceSerial,
     /// The status text, e.g. `R`, `CW`, `MW`, `S|CW`, `intr|native|R` (see [`ThreadStatus`]).
     pub status: S,
 }
@@ -125,8 +126,8 @@ impl<'a> MonitorThread<&'a str> {
         let trace = c.u32()?;
         c.expect(", status: ")?;
         Ok(MonitorThread {
-            thread,
-            trace,
+            thread: ThreadSerial(thread),
+            trace: StackTraceSerial(trace),
             status: c.take_rest(),
         })
     }
@@ -189,7 +190,7 @@ impl<S: AsRef<str>> MonitorHeader<S> {
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct MonitorOwner {
     /// Thread serial number of the owner.
-    pub thread: u32,
+    pub thread: ThreadSerial,
     /// Recursion count.
     pub entry_count: i64,
 }
@@ -202,7 +203,7 @@ impl MonitorOwner {
         let entry_count = c.i64()?;
         c.finish()?;
         Ok(MonitorOwner {
-            thread,
+            thread: ThreadSerial(thread),
             entry_count,
         })
     }
@@ -360,7 +361,7 @@ pub struct MonitorTimeRow<S> {
     /// Number of contended entries.
     pub count: u64,
     /// Trace serial number.
-    pub trace: u32,
+    pub trace: StackTraceSerial,
     /// The monitor as printed, e.g. `java.lang.Object (Java)`.
     pub monitor: S,
 }
@@ -375,7 +376,7 @@ impl<'a> MonitorTimeRow<&'a str> {
             self_percent,
             accum_percent,
             count,
-            trace,
+            trace: StackTraceSerial(trace),
             monitor: c.take_rest(),
         })
     }
@@ -416,7 +417,7 @@ pub enum MonitorEvent<S> {
         /// Timeout in ms.
         timeout: i64,
         /// Thread serial number; `None` for `<unknown thread>`.
-        thread: Option<u32>,
+        thread: Option<ThreadSerial>,
     },
     /// `WAIT: MONITOR %s, timeout=%d, thread %d`.
     Wait {
@@ -425,7 +426,7 @@ pub enum MonitorEvent<S> {
         /// Timeout in ms.
         timeout: i64,
         /// Thread serial number; `None` for `<unknown thread>`.
-        thread: Option<u32>,
+        thread: Option<ThreadSerial>,
     },
     /// `WAITED: MONITOR %s, time_waited=%d, thread %d`.
     Waited {
@@ -434,20 +435,20 @@ pub enum MonitorEvent<S> {
         /// Time waited in ms.
         time_waited: i64,
         /// Thread serial number; `None` for `<unknown thread>`.
-        thread: Option<u32>,
+        thread: Option<ThreadSerial>,
     },
     /// `EXIT: MONITOR %s, thread %d`.
     Exit {
         /// The monitor's class name.
         monitor: S,
         /// Thread serial number; `None` for `<unknown thread>`.
-        thread: Option<u32>,
+        thread: Option<ThreadSerial>,
     },
 }
 
-fn thread_item(c: &mut Cursor<'_>) -> Result<Option<u32>, Error> {
+fn thread_item(c: &mut Cursor<'_>) -> Result<Option<ThreadSerial>, Error> {
     let t = if c.eat("thread ") {
-        Some(c.u32()?)
+        Some(ThreadSerial(c.u32()?))
     } else {
         c.expect("<unknown thread>")?;
         None
@@ -457,7 +458,7 @@ fn thread_item(c: &mut Cursor<'_>) -> Result<Option<u32>, Error> {
 }
 
 /// Reads the `%d, thread %d` that ends the SLEEP, WAIT and WAITED lines.
-fn value_then_thread(c: &mut Cursor<'_>) -> Result<(i64, Option<u32>), Error> {
+fn value_then_thread(c: &mut Cursor<'_>) -> Result<(i64, Option<ThreadSerial>), Error> {
     let value = c.i64()?;
     c.expect(", ")?;
     Ok((value, thread_item(c)?))
@@ -510,7 +511,7 @@ impl<'a> MonitorEvent<&'a str> {
     }
 }
 
-fn write_thread(out: &mut String, thread: Option<u32>) {
+fn write_thread(out: &mut String, thread: Option<ThreadSerial>) {
     let _ = match thread {
         Some(t) => write!(out, "thread {t}"),
         None => write!(out, "<unknown thread>"),
@@ -557,7 +558,7 @@ impl<S: AsRef<str>> MonitorEvent<S> {
     }
 
     /// The thread serial number of the event.
-    pub fn thread(&self) -> Option<u32> {
+    pub fn thread(&self) -> Option<ThreadSerial> {
         match self {
             MonitorEvent::Sleep { thread, .. }
             | MonitorEvent::Wait { thread, .. }

@@ -5,6 +5,7 @@
 use super::cursor::Cursor;
 use super::error::Error;
 use super::percent::Percent;
+use crate::binary::types::StackTraceSerial;
 use std::fmt::Write;
 
 /// The `rank self accum` columns of a row.
@@ -55,6 +56,6 @@ pub(crate) fn write_rank_shares<S: AsRef<str>>(
 }
 
 /// Writes the ` count trace last` columns of a CPU or MONITOR TIME row as ` %7u %5u %s`.
-pub(crate) fn write_count_trace(out: &mut String, count: u64, trace: u32, last: &str) {
+pub(crate) fn write_count_trace(out: &mut String, count: u64, trace: StackTraceSerial, last: &str) {
     let _ = write!(out, " {count:>7} {trace:>5} {last}");
 }

@@ -82,7 +82,7 @@ pub struct Reader<'a> {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ReaderState {
     state: State,
-    line: u32,
+    line: usize,
     offset: usize,
     line_ending: Option<LineEnding>,
 }
@@ -115,7 +115,7 @@ impl<'a> Reader<'a> {
     /// let mut next = reader.consumed_rest().to_vec();
     /// next.extend_from_slice(second);
     /// let state = reader.state();
-    /// let lines: Vec<u32> = Reader::resume(&next, state).map(|e| e.map(|e| e.position.line)).collect::<Result<_, _>>()?;
+    /// let lines: Vec<usize> = Reader::resume(&next, state).map(|e| e.map(|e| e.position.line)).collect::<Result<_, _>>()?;
     /// assert_eq!(lines, [2, 3]);
     /// # Ok::<(), hprof::ascii::Error>(())
     /// ```
@@ -317,15 +317,12 @@ impl<'a> Reader<'a> {
                 let at = e.valid_up_to();
                 let bad = bytes.get(at).copied().unwrap_or(0);
                 let line = position.line.saturating_add(
-                    u32::try_from(
-                        bytes
-                            .get(..at)
-                            .unwrap_or_default()
-                            .iter()
-                            .filter(|&&b| b == b'\n')
-                            .count(),
-                    )
-                    .unwrap_or(u32::MAX),
+                    bytes
+                        .get(..at)
+                        .unwrap_or_default()
+                        .iter()
+                        .filter(|&&b| b == b'\n')
+                        .count(),
                 );
                 Err(Error::InvalidUtf8 {
                     position: Position {

@@ -5,6 +5,7 @@ use super::cursor::Cursor;
 use super::error::Error;
 use super::percent::Percent;
 use super::ranked;
+use crate::binary::types::StackTraceSerial;
 use std::fmt::Write;
 
 /// The two column-header lines the JDK 5+ agent prints after `SITES BEGIN`.
@@ -75,7 +76,7 @@ pub struct Site<S> {
     /// Allocated objects.
     pub alloc_objects: u64,
     /// Trace serial number of the allocation site.
-    pub trace: u32,
+    pub trace: StackTraceSerial,
     /// Class name of the allocated objects.
     pub class_name: S,
 }
@@ -101,7 +102,7 @@ impl<'a> Site<&'a str> {
             live_objects,
             alloc_bytes,
             alloc_objects,
-            trace,
+            trace: StackTraceSerial(trace),
             class_name: c.take_rest(),
         })
     }

@@ -4,6 +4,7 @@
 
 use super::cursor::Cursor;
 use super::error::Error;
+use crate::binary::types::ThreadSerial;
 
 /// `THREAD START (obj=50000350, id = 200001, name="main", group="main")`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -13,7 +14,7 @@ pub struct ThreadStart<S> {
     /// same digits).
     pub obj: u64,
     /// Thread serial number, referenced by `TRACE … (thread=N)`, roots and monitor dumps.
-    pub id: u32,
+    pub id: ThreadSerial,
     /// Thread name (empty when the agent had none).
     pub name: S,
     /// Thread group name.
@@ -25,7 +26,7 @@ pub struct ThreadStart<S> {
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ThreadEnd {
     /// Thread serial number.
-    pub id: u32,
+    pub id: ThreadSerial,
 }
 
 impl<'a> ThreadStart<&'a str> {
@@ -47,7 +48,7 @@ impl<'a> ThreadStart<&'a str> {
         c.take_rest();
         Ok(ThreadStart {
             obj,
-            id,
+            id: ThreadSerial(id),
             name,
             group,
         })
@@ -86,7 +87,9 @@ impl ThreadEnd {
         let id = c.u32()?;
         c.expect(")")?;
         c.finish()?;
-        Ok(ThreadEnd { id })
+        Ok(ThreadEnd {
+            id: ThreadSerial(id),
+        })
     }
 
     /// Writes the line (without line ending).

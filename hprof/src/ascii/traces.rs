@@ -3,15 +3,16 @@
 
 use super::cursor::Cursor;
 use super::error::Error;
+use crate::binary::types::{StackTraceSerial, ThreadSerial};
 
 /// `TRACE 300001:`, `TRACE 1073: (thread=1)`, `TRACE 5: (thread=2) (from live phase of JVM)`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct TraceHeader<S> {
     /// Trace serial number, referenced by sites, CPU rows, monitor rows and heap records.
-    pub serial: u32,
+    pub serial: StackTraceSerial,
     /// The thread serial number, printed only with `thread=y`.
-    pub thread: Option<u32>,
+    pub thread: Option<ThreadSerial>,
     /// The JVM phase (`from %s phase of JVM`), printed for traces recorded before VM init.
     pub phase: Option<S>,
 }
@@ -24,7 +25,7 @@ impl<'a> TraceHeader<&'a str> {
         let thread = if c.eat(" (thread=") {
             let t = c.u32()?;
             c.expect(")")?;
-            Some(t)
+            Some(ThreadSerial(t))
         } else {
             None
         };
@@ -40,7 +41,7 @@ impl<'a> TraceHeader<&'a str> {
         };
         c.finish()?;
         Ok(TraceHeader {
-            serial,
+            serial: StackTraceSerial(serial),
             thread,
             phase,
         })

@@ -101,12 +101,16 @@ impl ClassCounts {
 ///
 /// ```
 /// use hprof::binary::{Header, IdSize, LoadClass, PrimitiveArrayDump, Record, SubRecord};
-/// use hprof::binary::{BasicType, Utf8, Version};
+/// use hprof::binary::{BasicType, StackTraceSerial, Utf8, Version};
 /// use hprof::binary::write::Writer;
 /// let header = Header { version: Version::V1_0_2, id_size: IdSize::Four, timestamp_ms: 0 };
 /// let mut w = Writer::new(Vec::new(), &header)?;
 /// let array = PrimitiveArrayDump {
-///     array_id: 1, stack_trace_serial: 0, element_type: BasicType::Int, data: &[0; 8] };
+///     array_id: 1,
+///     stack_trace_serial: StackTraceSerial(0),
+///     element_type: BasicType::Int,
+///     data: &[0; 8],
+/// };
 /// w.write_sub_record(&SubRecord::PrimitiveArrayDump(array))?;
 /// let data = w.finish()?;
 ///

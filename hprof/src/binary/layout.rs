@@ -7,8 +7,8 @@
 //! The object graph and the columnar export find references through these layouts; the
 //! [`Index`](super::index::Index) decodes every field through its own [`ClassLayout`]s
 //! (see [`Index::layout`](super::index::Index::layout)), which say why a chain is unusable.
-//! All of them walk a superclass chain with [`SuperclassChain`], so they agree on where a
-//! chain ends (the root, a class without a dump, a loop).
+//! All of them walk a superclass chain with `SuperclassChain`, so they agree on where a chain
+//! ends (the root, a class without a dump, a loop).
 //!
 //! [`ClassLayout`]: super::index::ClassLayout
 
@@ -49,7 +49,7 @@ pub enum ChainEnd {
 /// [`ChainEnd::Loop`] within a few laps of the loop (Brent's cycle detection), and never after
 /// more than `classes + 1` classes, so a loop costs a bounded number of steps.
 #[derive(Debug, Clone)]
-pub struct SuperclassChain<D> {
+pub(crate) struct SuperclassChain<D> {
     /// The class to yield next (0: the root is reached).
     next: Id,
     dump: D,
@@ -68,7 +68,7 @@ pub struct SuperclassChain<D> {
 impl<'d, D: Fn(Id) -> Option<ClassDump<'d>>> SuperclassChain<D> {
     /// The chain of `class_id` (itself first): `dump` gives the `CLASS_DUMP` of a class,
     /// `classes` how many classes there are (a longer chain loops).
-    pub fn new(class_id: Id, classes: usize, dump: D) -> Self {
+    pub(crate) fn new(class_id: Id, classes: usize, dump: D) -> Self {
         SuperclassChain {
             next: class_id,
             dump,
@@ -82,7 +82,7 @@ impl<'d, D: Fn(Id) -> Option<ClassDump<'d>>> SuperclassChain<D> {
     }
 
     /// Where the chain ended, once the walk has returned `None` or a class without a dump.
-    pub fn end(&self) -> Option<ChainEnd> {
+    pub(crate) fn end(&self) -> Option<ChainEnd> {
         self.end
     }
 }

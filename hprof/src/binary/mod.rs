@@ -50,8 +50,10 @@ pub use index::{Index, LayoutCache};
 pub use names::ClassNames;
 pub use records::{
     AllocSite, AllocSites, ControlSettings, CpuSample, CpuSamples, EndThread, Frame, HeapDump,
-    HeapSummary, LoadClass, Record, RecordBodies, RecordHeader, Records, StartThread, Trace,
-    UnknownTags, UnloadClass, Utf8, Wholeness,
+    HeapSummary, LoadClass, Record, RecordHeader, Records, StartThread, Trace, UnknownTags,
+    UnloadClass, Utf8, Wholeness,
 };
-pub use types::{BasicType, Id, IdList, IdSize, Value};
+pub use types::{
+    BasicType, ClassSerial, Id, IdList, IdSize, StackTraceSerial, ThreadSerial, Value,
+};
 pub use write::Writer;

@@ -1,24 +1,88 @@
 //! Basic types of the binary format: identifiers, their size, and the basic-type codes used by
 //! class dumps and primitive arrays (`hprof.md` §1.4).
 
+use core::fmt;
+
 /// An object, class, string or frame identifier. Stored as `u64` whatever the file's id size.
 pub type Id = u64;
 
-/// Size in bytes of every identifier in a dump, from the file header (`u4 id_size`).
+/// Defines a serial-number newtype over `u32`: it prints (`Display` and `Debug`) as the bare
+/// number, serializes as one, and converts from and to `u32`.
+macro_rules! serial {
+    ($(#[$doc:meta])* $name:ident) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+        #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+        #[cfg_attr(feature = "serde", serde(transparent))]
+        #[repr(transparent)]
+        pub struct $name(pub u32);
+
+        impl From<u32> for $name {
+            #[inline]
+            fn from(n: u32) -> Self {
+                $name(n)
+            }
+        }
+
+        impl From<$name> for u32 {
+            #[inline]
+            fn from(s: $name) -> u32 {
+                s.0
+            }
+        }
+
+        impl fmt::Display for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                fmt::Display::fmt(&self.0, f)
+            }
+        }
+
+        impl fmt::Debug for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                fmt::Debug::fmt(&self.0, f)
+            }
+        }
+    };
+}
+
+serial! {
+    /// The serial number of a class (`LOAD_CLASS`): what `STACK_FRAME`, `UNLOAD_CLASS` and
+    /// `ALLOC_SITES` name a class by. A type of its own, so it cannot be mistaken for another
+    /// serial or a count.
+    ClassSerial
+}
+
+serial! {
+    /// The serial number of a stack trace (`STACK_TRACE`): what objects, threads, roots and
+    /// samples name their trace by (0 or an unused serial: no trace).
+    StackTraceSerial
+}
+
+serial! {
+    /// The serial number of a thread (`START_THREAD`, `STACK_TRACE`, thread roots): what roots
+    /// and traces name a thread by.
+    ThreadSerial
+}
+
+/// Size in bytes of every identifier in a dump, from the file header (`u4 id_size`): the
+/// `sizeof(void *)` of the VM that wrote it.
 ///
 /// HotSpot writes 4 or 8, the JVMTI agent and ART always 4; other sizes are rejected.
+/// The same type, variants and methods as `jvmpi_types::IdSize` (the crates share no
+/// dependency, so each defines it).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum IdSize {
-    /// 4-byte identifiers (32-bit JVMs, compressed-oops era agents, Android).
+    /// 4-byte identifiers (32-bit VMs; the JVMTI agent and Android always).
     Four,
-    /// 8-byte identifiers (64-bit HotSpot).
+    /// 8-byte identifiers (64-bit VMs).
     Eight,
 }
 
 impl IdSize {
     /// The size in bytes (4 or 8).
     #[inline]
+    #[must_use]
     pub const fn bytes(self) -> usize {
         match self {
             IdSize::Four => 4,
@@ -26,7 +90,8 @@ impl IdSize {
         }
     }
 
-    /// The id size for a header value, or `None` when it is neither 4 nor 8.
+    /// The id size of `n` bytes, or `None` when it is neither 4 nor 8.
+    #[must_use]
     pub const fn from_bytes(n: u32) -> Option<IdSize> {
         match n {
             4 => Some(IdSize::Four),
@@ -260,4 +325,26 @@ impl std::fmt::Debug for IdList<'_> {
 #[inline]
 fn read_id(b: &[u8]) -> Id {
     b.iter().fold(0, |acc, &x| (acc << 8) | Id::from(x))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{ClassSerial, StackTraceSerial, ThreadSerial};
+
+    #[test]
+    fn serials_print_and_serialize_as_their_number() {
+        let (c, s, t) = (
+            ClassSerial(7),
+            StackTraceSerial(300_001),
+            ThreadSerial(200_001),
+        );
+        assert_eq!(format!("{c} {s:>8} {t:?}"), "7   300001 200001");
+        assert_eq!(u32::from(s), 300_001);
+        assert_eq!(ThreadSerial::from(5), ThreadSerial(5));
+        #[cfg(feature = "serde")]
+        {
+            assert_eq!(serde_json::to_string(&s).unwrap(), "300001");
+            assert_eq!(serde_json::from_str::<ClassSerial>("7").unwrap(), c);
+        }
+    }
 }

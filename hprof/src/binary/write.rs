@@ -17,8 +17,8 @@ fn u2(v: u16, out: &mut Vec<u8>) {
     out.extend_from_slice(&v.to_be_bytes());
 }
 
-fn u4(v: u32, out: &mut Vec<u8>) {
-    out.extend_from_slice(&v.to_be_bytes());
+fn u4(v: impl Into<u32>, out: &mut Vec<u8>) {
+    out.extend_from_slice(&v.into().to_be_bytes());
 }
 
 fn u8_(v: u64, out: &mut Vec<u8>) {
@@ -126,7 +126,7 @@ pub fn encode_record(
     let start = out.len();
     out.push(record.tag());
     u4(time, out);
-    u4(0, out);
+    u4(0u32, out);
     encode_record_body(record, id_size, out)?;
     let len = count(out.len() - start - 9, "record length")?;
     if let Some(slot) = out.get_mut(start + 5..start + 9) {
@@ -260,11 +260,16 @@ pub const DEFAULT_SEGMENT_SIZE: usize = 1 << 20;
 ///
 /// ```
 /// use hprof::binary::{Header, IdSize, Version, Record, LoadClass, SubRecord, GcRoot};
+/// use hprof::binary::{ClassSerial, StackTraceSerial};
 /// use hprof::binary::write::Writer;
 /// let header = Header { version: Version::V1_0_2, id_size: IdSize::Eight, timestamp_ms: 0 };
 /// let mut w = Writer::new(Vec::new(), &header)?;
 /// w.write_record(0, &Record::LoadClass(LoadClass {
-///     class_serial: 1, class_id: 0x10, stack_trace_serial: 0, name_id: 0x20 }))?;
+///     class_serial: ClassSerial(1),
+///     class_id: 0x10,
+///     stack_trace_serial: StackTraceSerial(0),
+///     name_id: 0x20,
+/// }))?;
 /// w.write_sub_record(&SubRecord::Root(GcRoot::StickyClass { object_id: 0x10 }))?;
 /// let bytes = w.finish()?; // closes the segment and writes HEAP_DUMP_END
 /// let (_, records) = hprof::binary::Records::parse(&bytes)?;

@@ -11,6 +11,7 @@ use super::monitor::MonitorTimeRow;
 use super::reader::Reader;
 use super::sites::Site;
 use super::threads::{ThreadEnd, ThreadStart};
+use crate::binary::types::{StackTraceSerial, ThreadSerial};
 use std::collections::HashMap;
 
 pub use sections::{
@@ -50,8 +51,8 @@ impl From<ReportData> for Report {
 
 #[derive(Debug, Clone, Default, PartialEq)]
 struct Index {
-    traces: HashMap<u32, usize>,
-    threads: HashMap<u32, usize>,
+    traces: HashMap<StackTraceSerial, usize>,
+    threads: HashMap<ThreadSerial, usize>,
 }
 
 impl Report {
@@ -77,7 +78,7 @@ impl Report {
                 Ok(None) => break,
                 Err(e) => {
                     let p = e.position();
-                    let start = p.offset.saturating_sub(p.column.saturating_sub(1) as usize);
+                    let start = p.offset.saturating_sub(p.column.saturating_sub(1));
                     let rest = input.get(start..).unwrap_or_default();
                     let end = rest.iter().position(|&c| c == b'\n').unwrap_or(rest.len());
                     let line = rest.get(..end).unwrap_or_default();
@@ -148,7 +149,7 @@ impl Report {
     }
 
     /// The trace with this serial number (the first, if it is defined twice).
-    pub fn trace(&self, serial: u32) -> Option<&Trace> {
+    pub fn trace(&self, serial: StackTraceSerial) -> Option<&Trace> {
         match self
             .index
             .traces
@@ -161,7 +162,7 @@ impl Report {
     }
 
     /// The `THREAD START` of the thread with this serial number.
-    pub fn thread(&self, id: u32) -> Option<&ThreadStart<String>> {
+    pub fn thread(&self, id: ThreadSerial) -> Option<&ThreadStart<String>> {
         match self.index.threads.get(&id).and_then(|&i| self.items.get(i)) {
             Some(Item::ThreadStart(t)) => Some(t),
             _ => None,
@@ -265,14 +266,14 @@ impl Report {
     pub fn unresolved(&self) -> Vec<Unresolved> {
         let mut out = Vec::new();
         let mut seen = std::collections::HashSet::new();
-        let mut trace = |out: &mut Vec<Unresolved>, serial: u32| {
+        let mut trace = |out: &mut Vec<Unresolved>, serial: StackTraceSerial| {
             if self.trace(serial).is_none() && seen.insert(Unresolved::Trace(serial)) {
                 out.push(Unresolved::Trace(serial));
             }
         };
         let mut classes = std::collections::HashSet::new();
         let mut threads = std::collections::HashSet::new();
-        let mut thread = |out: &mut Vec<Unresolved>, id: u32| {
+        let mut thread = |out: &mut Vec<Unresolved>, id: ThreadSerial| {
             if self.thread(id).is_none() && threads.insert(id) {
                 out.push(Unresolved::Thread(id));
             }

@@ -13,6 +13,7 @@ use super::super::monitor::{
 use super::super::sites::{Site, SitesBegin};
 use super::super::threads::{ThreadEnd, ThreadStart};
 use super::super::traces::{Frame, TraceHeader};
+use crate::binary::types::{StackTraceSerial, ThreadSerial};
 use std::collections::HashMap;
 
 /// One top-level part of a report.
@@ -66,7 +67,11 @@ pub struct Trace {
 
 impl Trace {
     /// A trace for a model built in code (an empty one gets the `<empty>` line).
-    pub fn new(serial: u32, thread: Option<u32>, frames: Vec<Frame<String>>) -> Self {
+    pub fn new(
+        serial: StackTraceSerial,
+        thread: Option<ThreadSerial>,
+        frames: Vec<Frame<String>>,
+    ) -> Self {
         let empty_marker = frames.is_empty();
         Trace {
             header: TraceHeader {
@@ -80,7 +85,7 @@ impl Trace {
     }
 
     /// The serial number.
-    pub fn serial(&self) -> u32 {
+    pub fn serial(&self) -> StackTraceSerial {
         self.header.serial
     }
 }
@@ -338,9 +343,9 @@ pub struct MonitorTime {
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Unresolved {
     /// A trace serial number used but never defined by a `TRACE` block.
-    Trace(u32),
+    Trace(StackTraceSerial),
     /// A thread serial number used but never started by `THREAD START`.
-    Thread(u32),
+    Thread(ThreadSerial),
     /// A class id of an `OBJ` that has no `CLS` in its heap dump.
     Class(u64),
 }

@@ -4,6 +4,7 @@
 
 use super::super::error::Result;
 use super::super::heap_dump::SubRecord;
+use super::super::layout::SuperclassChain;
 use super::super::types::{BasicType, Id, IdList, IdSize};
 use super::classes::{ClassNumbers, NodeClass};
 use super::index::ObjectIndex;
@@ -175,10 +176,9 @@ fn name_of(ix: &ObjectIndex<'_>, name_id: Id) -> String {
 /// The name of the `k`-th object-typed field of the layout of `class_id`.
 fn field_name(ix: &ObjectIndex<'_>, class_id: Id, k: usize) -> String {
     let mut seen = 0;
-    let mut id = class_id;
-    let mut depth = 0;
-    while id != 0 && depth <= ix.classes.len() {
-        let Some(c) = ix.class_dump(id) else { break };
+    let chain = SuperclassChain::new(class_id, ix.classes.len(), |id| ix.class_dump(id).copied());
+    for (_, c) in chain {
+        let Some(c) = c else { break };
         for f in c.instance_fields() {
             if f.field_type == BasicType::Object {
                 if seen == k {
@@ -187,8 +187,6 @@ fn field_name(ix: &ObjectIndex<'_>, class_id: Id, k: usize) -> String {
                 seen += 1;
             }
         }
-        id = c.super_class_id;
-        depth += 1;
     }
     String::new()
 }

@@ -13,7 +13,7 @@ use super::super::heap_dump::{ClassDump, GcRoot, SubRecord, parse_sub_record, su
 use super::super::layout::{ChainEnd, MissingSuperclass, ObjectFieldLayouts, SuperclassChain};
 use super::super::names::{BorrowedStrings, ClassNames};
 use super::super::records::{Record, RecordBodies, Trace, parse_body};
-use super::super::types::{BasicType, Id, IdSize};
+use super::super::types::{BasicType, Id, IdSize, StackTraceSerial};
 use super::ids::Ids;
 use super::scratch::{self, Array, IN_MEMORY, Scratch};
 use super::sub_records::{self, Body};
@@ -83,7 +83,7 @@ pub struct ObjectIndex<'a> {
     pub(crate) classes: IdMap<ClassInfo<'a>>,
     pub(crate) names: ClassNames<BorrowedStrings<'a>>,
     pub(crate) roots: Vec<GcRoot>,
-    pub(crate) traces: HashMap<u32, Trace<'a>>,
+    pub(crate) traces: HashMap<StackTraceSerial, Trace<'a>>,
     pub(crate) warnings: Warnings,
     /// Class ids of `java.lang.Class` and the primitive-array classes, by name.
     pub(crate) special: HashMap<String, Id>,
@@ -412,7 +412,7 @@ impl<'a> ObjectIndex<'a> {
     }
 
     /// The stack trace with this serial.
-    pub fn trace(&self, serial: u32) -> Option<&Trace<'a>> {
+    pub fn trace(&self, serial: StackTraceSerial) -> Option<&Trace<'a>> {
         self.traces.get(&serial)
     }
 

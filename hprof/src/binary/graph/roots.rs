@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 
 use super::super::heap_dump::GcRoot;
-use super::super::types::Id;
+use super::super::types::{Id, StackTraceSerial, ThreadSerial};
 use super::NodeIndex;
 use super::edges::Edges;
 use super::index::{NodeKind, ObjectIndex};
@@ -24,7 +24,7 @@ pub struct RootEntry {
     /// The rooted object's node, when the id names one.
     pub node: Option<NodeIndex>,
     /// The thread serial, for kinds that name one.
-    pub thread_serial: Option<u32>,
+    pub thread_serial: Option<ThreadSerial>,
     /// The thread object (from the `ROOT_THREAD_OBJECT` with that serial).
     pub thread_object: Option<Id>,
     /// The frame number, for kinds that name one (-1: none).
@@ -48,7 +48,7 @@ pub struct RootGroup {
 /// Groups every root sub-record of `ix` by kind (in tag order), resolving threads and frames.
 pub fn group_roots(ix: &ObjectIndex<'_>) -> Vec<RootGroup> {
     // thread serial → (thread object, stack trace serial)
-    let mut threads: HashMap<u32, (Id, u32)> = HashMap::new();
+    let mut threads: HashMap<ThreadSerial, (Id, StackTraceSerial)> = HashMap::new();
     for r in ix.gc_roots() {
         if let GcRoot::ThreadObject {
             object_id,

@@ -5,7 +5,7 @@ use super::model::*;
 use super::tags::sub_tag;
 use crate::binary::cursor::Cursor;
 use crate::binary::error::{Error, Result};
-use crate::binary::types::IdSize;
+use crate::binary::types::{IdSize, StackTraceSerial, ThreadSerial};
 
 /// Walks a class-dump list of `n` entries, returning its bytes.
 fn class_list<'a>(
@@ -81,7 +81,7 @@ pub fn parse_other_sub_record<'a>(c: &mut Cursor<'a>, offset: u64, t: u8) -> Res
     Ok(match t {
         CLASS_DUMP => {
             let class_id = c.id("CLASS_DUMP class id")?;
-            let stack_trace_serial = c.u4("CLASS_DUMP stack trace serial")?;
+            let stack_trace_serial = StackTraceSerial(c.u4("CLASS_DUMP stack trace serial")?);
             let super_class_id = c.id("CLASS_DUMP super class id")?;
             let class_loader_id = c.id("CLASS_DUMP class loader id")?;
             let signers_id = c.id("CLASS_DUMP signers id")?;
@@ -144,32 +144,32 @@ pub fn parse_other_sub_record<'a>(c: &mut Cursor<'a>, offset: u64, t: u8) -> Res
         }),
         ROOT_JNI_LOCAL => SubRecord::Root(GcRoot::JniLocal {
             object_id: c.id("ROOT_JNI_LOCAL object id")?,
-            thread_serial: c.u4("ROOT_JNI_LOCAL thread serial")?,
+            thread_serial: ThreadSerial(c.u4("ROOT_JNI_LOCAL thread serial")?),
             frame_number: c.i4("ROOT_JNI_LOCAL frame number")?,
         }),
         ROOT_JAVA_FRAME => SubRecord::Root(GcRoot::JavaFrame {
             object_id: c.id("ROOT_JAVA_FRAME object id")?,
-            thread_serial: c.u4("ROOT_JAVA_FRAME thread serial")?,
+            thread_serial: ThreadSerial(c.u4("ROOT_JAVA_FRAME thread serial")?),
             frame_number: c.i4("ROOT_JAVA_FRAME frame number")?,
         }),
         ROOT_NATIVE_STACK => SubRecord::Root(GcRoot::NativeStack {
             object_id: c.id("ROOT_NATIVE_STACK object id")?,
-            thread_serial: c.u4("ROOT_NATIVE_STACK thread serial")?,
+            thread_serial: ThreadSerial(c.u4("ROOT_NATIVE_STACK thread serial")?),
         }),
         ROOT_STICKY_CLASS => SubRecord::Root(GcRoot::StickyClass {
             object_id: c.id("ROOT_STICKY_CLASS object id")?,
         }),
         ROOT_THREAD_BLOCK => SubRecord::Root(GcRoot::ThreadBlock {
             object_id: c.id("ROOT_THREAD_BLOCK object id")?,
-            thread_serial: c.u4("ROOT_THREAD_BLOCK thread serial")?,
+            thread_serial: ThreadSerial(c.u4("ROOT_THREAD_BLOCK thread serial")?),
         }),
         ROOT_MONITOR_USED => SubRecord::Root(GcRoot::MonitorUsed {
             object_id: c.id("ROOT_MONITOR_USED object id")?,
         }),
         ROOT_THREAD_OBJECT => SubRecord::Root(GcRoot::ThreadObject {
             object_id: c.id("ROOT_THREAD_OBJECT thread object id")?,
-            thread_serial: c.u4("ROOT_THREAD_OBJECT thread serial")?,
-            stack_trace_serial: c.u4("ROOT_THREAD_OBJECT stack trace serial")?,
+            thread_serial: ThreadSerial(c.u4("ROOT_THREAD_OBJECT thread serial")?),
+            stack_trace_serial: StackTraceSerial(c.u4("ROOT_THREAD_OBJECT stack trace serial")?),
         }),
         ROOT_INTERNED_STRING => SubRecord::Root(GcRoot::InternedString {
             object_id: c.id("ROOT_INTERNED_STRING object id")?,
@@ -188,7 +188,7 @@ pub fn parse_other_sub_record<'a>(c: &mut Cursor<'a>, offset: u64, t: u8) -> Res
         }),
         ROOT_JNI_MONITOR => SubRecord::Root(GcRoot::JniMonitor {
             object_id: c.id("ROOT_JNI_MONITOR object id")?,
-            thread_serial: c.u4("ROOT_JNI_MONITOR thread serial")?,
+            thread_serial: ThreadSerial(c.u4("ROOT_JNI_MONITOR thread serial")?),
             stack_depth: c.i4("ROOT_JNI_MONITOR stack depth")?,
         }),
         ROOT_UNREACHABLE => SubRecord::Root(GcRoot::Unreachable {
@@ -196,7 +196,9 @@ pub fn parse_other_sub_record<'a>(c: &mut Cursor<'a>, offset: u64, t: u8) -> Res
         }),
         PRIMITIVE_ARRAY_NODATA => SubRecord::PrimitiveArrayNoData(PrimitiveArrayNoData {
             array_id: c.id("PRIMITIVE_ARRAY_NODATA array id")?,
-            stack_trace_serial: c.u4("PRIMITIVE_ARRAY_NODATA stack trace serial")?,
+            stack_trace_serial: StackTraceSerial(
+                c.u4("PRIMITIVE_ARRAY_NODATA stack trace serial")?,
+            ),
             length: c.u4("PRIMITIVE_ARRAY_NODATA element count")?,
             element_type: c.primitive_type("PRIMITIVE_ARRAY_NODATA element type")?,
         }),

@@ -4,7 +4,7 @@
 use super::model::{InstanceDump, ObjectArrayDump, PrimitiveArrayDump};
 use crate::binary::cursor::Cursor;
 use crate::binary::error::Result;
-use crate::binary::types::{BasicType, Id, IdList, IdSize};
+use crate::binary::types::{BasicType, Id, IdList, IdSize, StackTraceSerial};
 
 /// Reads an id of `N` bytes (4 or 8): the id-size-specialised read of the hot paths.
 #[inline(always)]
@@ -47,7 +47,7 @@ pub(crate) fn instance_dump_n<'a, const N: usize>(c: &mut Cursor<'a>) -> Result<
     let rest = c.rest();
     if let Some((h, _)) = rest.split_first_chunk::<24>() {
         let object_id = be_id::<N, 24>(h, 0);
-        let stack_trace_serial = be32(h, N);
+        let stack_trace_serial = StackTraceSerial(be32(h, N));
         let class_id = be_id::<N, 24>(h, N + 4);
         let n = be32(h, 2 * N + 4);
         if let Some(data) = rest.get(2 * N + 8..).and_then(|r| r.get(..n as usize)) {
@@ -61,7 +61,7 @@ pub(crate) fn instance_dump_n<'a, const N: usize>(c: &mut Cursor<'a>) -> Result<
         }
     }
     let object_id = id_n::<N>(c, "INSTANCE_DUMP object id")?;
-    let stack_trace_serial = c.u4("INSTANCE_DUMP stack trace serial")?;
+    let stack_trace_serial = StackTraceSerial(c.u4("INSTANCE_DUMP stack trace serial")?);
     let class_id = id_n::<N>(c, "INSTANCE_DUMP class id")?;
     let n = c.u4("INSTANCE_DUMP field byte count")?;
     let data = c.bytes(n as usize, "INSTANCE_DUMP field values")?;
@@ -82,7 +82,7 @@ pub(crate) fn object_array_dump_n<'a, const N: usize>(
     let rest = c.rest();
     if let Some((h, _)) = rest.split_first_chunk::<24>() {
         let array_id = be_id::<N, 24>(h, 0);
-        let stack_trace_serial = be32(h, N);
+        let stack_trace_serial = StackTraceSerial(be32(h, N));
         let n = be32(h, N + 4);
         let array_class_id = be_id::<N, 24>(h, N + 8);
         let len = (n as usize).saturating_mul(N);
@@ -97,7 +97,7 @@ pub(crate) fn object_array_dump_n<'a, const N: usize>(
         }
     }
     let array_id = id_n::<N>(c, "OBJ_ARRAY_DUMP array id")?;
-    let stack_trace_serial = c.u4("OBJ_ARRAY_DUMP stack trace serial")?;
+    let stack_trace_serial = StackTraceSerial(c.u4("OBJ_ARRAY_DUMP stack trace serial")?);
     let at = c.offset();
     let n = c.u4("OBJ_ARRAY_DUMP element count")?;
     let array_class_id = id_n::<N>(c, "OBJ_ARRAY_DUMP array class id")?;
@@ -121,7 +121,7 @@ pub(crate) fn primitive_array_dump_n<'a, const N: usize>(
         let code = h.get(N + 8).copied().unwrap_or(0);
         if let Some(element_type) = BasicType::from_code(code).filter(|t| *t != BasicType::Object) {
             let array_id = be_id::<N, 17>(h, 0);
-            let stack_trace_serial = be32(h, N);
+            let stack_trace_serial = StackTraceSerial(be32(h, N));
             let n = be32(h, N + 4);
             let len = (n as usize).saturating_mul(element_type.size(IdSize::Four));
             if let Some(data) = rest.get(N + 9..).and_then(|r| r.get(..len)) {
@@ -136,7 +136,7 @@ pub(crate) fn primitive_array_dump_n<'a, const N: usize>(
         }
     }
     let array_id = id_n::<N>(c, "PRIM_ARRAY_DUMP array id")?;
-    let stack_trace_serial = c.u4("PRIM_ARRAY_DUMP stack trace serial")?;
+    let stack_trace_serial = StackTraceSerial(c.u4("PRIM_ARRAY_DUMP stack trace serial")?);
     let at = c.offset();
     let n = c.u4("PRIM_ARRAY_DUMP element count")?;
     let element_type = c.primitive_type("PRIM_ARRAY_DUMP element type")?;

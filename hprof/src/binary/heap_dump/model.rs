@@ -2,7 +2,7 @@
 
 use super::tags::sub_tag;
 use crate::binary::cursor::Cursor;
-use crate::binary::types::{BasicType, Id, IdList, IdSize, Value};
+use crate::binary::types::{BasicType, Id, IdList, IdSize, StackTraceSerial, ThreadSerial, Value};
 
 /// A GC root sub-record. New JDKs and Android versions add root kinds, so this enum may grow.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -26,7 +26,7 @@ pub enum GcRoot {
         /// The root object.
         object_id: Id,
         /// Thread serial.
-        thread_serial: u32,
+        thread_serial: ThreadSerial,
         /// Frame number in the stack trace (-1 empty).
         frame_number: i32,
     },
@@ -35,7 +35,7 @@ pub enum GcRoot {
         /// The root object.
         object_id: Id,
         /// Thread serial.
-        thread_serial: u32,
+        thread_serial: ThreadSerial,
         /// Frame number in the stack trace (-1 empty).
         frame_number: i32,
     },
@@ -44,7 +44,7 @@ pub enum GcRoot {
         /// The root object.
         object_id: Id,
         /// Thread serial.
-        thread_serial: u32,
+        thread_serial: ThreadSerial,
     },
     /// 0x05 `ROOT_STICKY_CLASS` (system class).
     StickyClass {
@@ -56,7 +56,7 @@ pub enum GcRoot {
         /// The root object.
         object_id: Id,
         /// Thread serial.
-        thread_serial: u32,
+        thread_serial: ThreadSerial,
     },
     /// 0x07 `ROOT_MONITOR_USED` (busy monitor).
     MonitorUsed {
@@ -68,9 +68,9 @@ pub enum GcRoot {
         /// The thread object (0 for a JNI-attached thread).
         object_id: Id,
         /// Thread serial.
-        thread_serial: u32,
+        thread_serial: ThreadSerial,
         /// Stack trace serial.
-        stack_trace_serial: u32,
+        stack_trace_serial: StackTraceSerial,
     },
     /// 0x89 `ROOT_INTERNED_STRING` (Android).
     InternedString {
@@ -102,7 +102,7 @@ pub enum GcRoot {
         /// The root object.
         object_id: Id,
         /// Thread serial.
-        thread_serial: u32,
+        thread_serial: ThreadSerial,
         /// Stack depth (ART writes -1).
         stack_depth: i32,
     },
@@ -219,7 +219,7 @@ pub struct ClassDump<'a> {
     /// The class object id.
     pub class_id: Id,
     /// Stack trace serial.
-    pub stack_trace_serial: u32,
+    pub stack_trace_serial: StackTraceSerial,
     /// The superclass object id (0 for `java.lang.Object`).
     pub super_class_id: Id,
     /// The class loader object id.
@@ -305,7 +305,7 @@ pub struct InstanceDump<'a> {
     /// The object id.
     pub object_id: Id,
     /// Stack trace serial.
-    pub stack_trace_serial: u32,
+    pub stack_trace_serial: StackTraceSerial,
     /// The class object id.
     pub class_id: Id,
     /// The field values, class first, then superclass, …
@@ -319,7 +319,7 @@ pub struct ObjectArrayDump<'a> {
     /// The array object id.
     pub array_id: Id,
     /// Stack trace serial.
-    pub stack_trace_serial: u32,
+    pub stack_trace_serial: StackTraceSerial,
     /// The array class object id.
     pub array_class_id: Id,
     /// The elements.
@@ -333,7 +333,7 @@ pub struct PrimitiveArrayDump<'a> {
     /// The array object id.
     pub array_id: Id,
     /// Stack trace serial.
-    pub stack_trace_serial: u32,
+    pub stack_trace_serial: StackTraceSerial,
     /// The element type (never [`BasicType::Object`]).
     pub element_type: BasicType,
     /// The elements, big-endian, `len() × element size` bytes.
@@ -378,7 +378,7 @@ pub struct PrimitiveArrayNoData {
     /// The array object id.
     pub array_id: Id,
     /// Stack trace serial.
-    pub stack_trace_serial: u32,
+    pub stack_trace_serial: StackTraceSerial,
     /// Number of elements.
     pub length: u32,
     /// The element type.

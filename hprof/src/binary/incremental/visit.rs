@@ -9,7 +9,7 @@ use crate::binary::heap_dump::{
     sub_record_n, sub_tag,
 };
 use crate::binary::records::HeapDump;
-use crate::binary::types::{BasicType, IdList, IdSize};
+use crate::binary::types::{BasicType, IdList, IdSize, StackTraceSerial};
 
 /// Receives the events of [`Decoder::decode_with`](super::Decoder::decode_with). Only [`Visit::event`] is required; the
 /// three per-kind methods let a hot consumer (a histogram, an index) take instance and array
@@ -128,7 +128,7 @@ fn objects_n<'a, const N: usize, V: Visit<'a> + ?Sized>(
                 };
                 let dump = InstanceDump {
                     object_id: be_id::<N, OBJECT_HEAD>(h, 1),
-                    stack_trace_serial: be32(h, N + 1),
+                    stack_trace_serial: StackTraceSerial(be32(h, N + 1)),
                     class_id: be_id::<N, OBJECT_HEAD>(h, N + 5),
                     data,
                 };
@@ -145,7 +145,7 @@ fn objects_n<'a, const N: usize, V: Visit<'a> + ?Sized>(
                 };
                 let dump = ObjectArrayDump {
                     array_id: be_id::<N, OBJECT_HEAD>(h, 1),
-                    stack_trace_serial: be32(h, N + 1),
+                    stack_trace_serial: StackTraceSerial(be32(h, N + 1)),
                     array_class_id: be_id::<N, OBJECT_HEAD>(h, N + 9),
                     elements: IdList::new(data, id_size),
                 };
@@ -169,7 +169,7 @@ fn objects_n<'a, const N: usize, V: Visit<'a> + ?Sized>(
                 };
                 let dump = PrimitiveArrayDump {
                     array_id: be_id::<N, OBJECT_HEAD>(h, 1),
-                    stack_trace_serial: be32(h, N + 1),
+                    stack_trace_serial: StackTraceSerial(be32(h, N + 1)),
                     element_type,
                     data,
                 };

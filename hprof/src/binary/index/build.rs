@@ -9,18 +9,20 @@ use crate::binary::header::Header;
 use crate::binary::heap_dump::{ClassDump, GcRoot, SubRecord, SubRecords};
 use crate::binary::names::{BorrowedStrings, ClassNames, java_class_name};
 use crate::binary::records::{Frame, HeapDump, LoadClass, Record, Records, StartThread, Trace};
-use crate::binary::types::Id;
+use crate::binary::types::{ClassSerial, Id, StackTraceSerial};
 
 /// The one-pass index of a dump held in memory.
 ///
 /// ```
-/// use hprof::binary::{GcRoot, Header, IdSize, LoadClass, Record, SubRecord, Utf8, Version};
+/// use hprof::binary::{ClassSerial, GcRoot, Header, IdSize, LoadClass, Record, StackTraceSerial};
+/// use hprof::binary::{SubRecord, Utf8, Version};
 /// use hprof::binary::index::Index;
 /// use hprof::binary::write::Writer;
 /// let header = Header { version: Version::V1_0_2, id_size: IdSize::Eight, timestamp_ms: 0 };
 /// let mut w = Writer::new(Vec::new(), &header)?;
 /// w.write_record(0, &Record::Utf8(Utf8 { id: 0x20, bytes: b"java/util/HashMap" }))?;
-/// let load = LoadClass { class_serial: 1, class_id: 0x10, stack_trace_serial: 0, name_id: 0x20 };
+/// let (class_serial, stack_trace_serial) = (ClassSerial(1), StackTraceSerial(0));
+/// let load = LoadClass { class_serial, class_id: 0x10, stack_trace_serial, name_id: 0x20 };
 /// w.write_record(0, &Record::LoadClass(load))?;
 /// w.write_sub_record(&SubRecord::Root(GcRoot::StickyClass { object_id: 0x10 }))?;
 /// let data = w.finish()?;
@@ -35,14 +37,14 @@ pub struct Index<'a> {
     pub(super) header: Header,
     pub(super) names: ClassNames<BorrowedStrings<'a>>,
     pub(super) load_classes: IdMap<LoadClass>,
-    pub(super) class_serials: HashMap<u32, Id>,
+    pub(super) class_serials: HashMap<ClassSerial, Id>,
     pub(super) class_dumps: IdMap<ClassDump<'a>>,
     /// File offset of each class's `CLASS_DUMP` (for error messages).
     pub(super) class_dump_offsets: IdMap<u64>,
     pub(super) class_by_name: HashMap<String, Vec<Id>>,
     pub(super) roots: Vec<GcRoot>,
     pub(super) frames: IdMap<Frame>,
-    pub(super) traces: HashMap<u32, Trace<'a>>,
+    pub(super) traces: HashMap<StackTraceSerial, Trace<'a>>,
     pub(super) threads: Vec<StartThread>,
     pub(super) heap_dumps: Vec<HeapDump<'a>>,
 }
@@ -187,7 +189,7 @@ impl<'a> Index<'a> {
     }
 
     /// The class id with this class serial.
-    pub fn class_by_serial(&self, serial: u32) -> Option<Id> {
+    pub fn class_by_serial(&self, serial: ClassSerial) -> Option<Id> {
         self.class_serials.get(&serial).copied()
     }
 
@@ -236,7 +238,7 @@ impl<'a> Index<'a> {
     }
 
     /// The `TRACE` with this serial.
-    pub fn trace(&self, serial: u32) -> Option<&Trace<'a>> {
+    pub fn trace(&self, serial: StackTraceSerial) -> Option<&Trace<'a>> {
         self.traces.get(&serial)
     }
 }

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use super::build::Index;
 use crate::binary::heap_dump::GcRoot;
-use crate::binary::types::Id;
+use crate::binary::types::{ClassSerial, Id, StackTraceSerial, ThreadSerial};
 
 /// A stack frame with its strings resolved. The strings are shared (`Arc`): a dump may name
 /// every frame of a deep stack with one long string, and each is converted once.
@@ -41,11 +41,11 @@ impl std::fmt::Display for ResolvedFrame {
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct ThreadStack {
     /// Thread serial.
-    pub thread_serial: u32,
+    pub thread_serial: ThreadSerial,
     /// The thread object id (0 when unknown).
     pub thread_object_id: Id,
     /// Stack trace serial.
-    pub stack_trace_serial: u32,
+    pub stack_trace_serial: StackTraceSerial,
     /// Frames, innermost first (shared by the threads with the same trace).
     pub frames: Arc<[ResolvedFrame]>,
 }
@@ -55,8 +55,8 @@ pub struct ThreadStack {
 struct FrameNames<'i, 'a> {
     index: &'i Index<'a>,
     strings: HashMap<Id, Arc<str>>,
-    classes: HashMap<u32, Arc<str>>,
-    traces: HashMap<u32, Arc<[ResolvedFrame]>>,
+    classes: HashMap<ClassSerial, Arc<str>>,
+    traces: HashMap<StackTraceSerial, Arc<[ResolvedFrame]>>,
 }
 
 impl<'i, 'a> FrameNames<'i, 'a> {
@@ -82,7 +82,7 @@ impl<'i, 'a> FrameNames<'i, 'a> {
             .clone()
     }
 
-    fn class(&mut self, serial: u32) -> Arc<str> {
+    fn class(&mut self, serial: ClassSerial) -> Arc<str> {
         let index = self.index;
         self.classes
             .entry(serial)
@@ -107,12 +107,12 @@ impl<'i, 'a> FrameNames<'i, 'a> {
         })
     }
 
-    fn trace(&mut self, serial: u32) -> Option<Vec<ResolvedFrame>> {
+    fn trace(&mut self, serial: StackTraceSerial) -> Option<Vec<ResolvedFrame>> {
         let t = self.index.traces.get(&serial)?;
         Some(t.frame_ids.iter().filter_map(|id| self.frame(id)).collect())
     }
 
-    fn shared_trace(&mut self, serial: u32) -> Arc<[ResolvedFrame]> {
+    fn shared_trace(&mut self, serial: StackTraceSerial) -> Arc<[ResolvedFrame]> {
         if let Some(t) = self.traces.get(&serial) {
             return t.clone();
         }
@@ -129,7 +129,7 @@ impl<'a> Index<'a> {
     }
 
     /// The frames of a trace, innermost first (frames without a `FRAME` record are left out).
-    pub fn stack_trace(&self, serial: u32) -> Option<Vec<ResolvedFrame>> {
+    pub fn stack_trace(&self, serial: StackTraceSerial) -> Option<Vec<ResolvedFrame>> {
         FrameNames::new(self).trace(serial)
     }
 

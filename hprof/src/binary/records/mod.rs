@@ -24,4 +24,5 @@ pub use model::{
 pub use parse::parse_body;
 pub(crate) use tags::record_what;
 pub use tags::{is_known_tag, tag};
-pub use walk::{RecordBodies, Records, Wholeness};
+pub(crate) use walk::RecordBodies;
+pub use walk::{Records, Wholeness};

@@ -3,7 +3,7 @@
 use super::tags::tag;
 use crate::binary::cursor::Cursor;
 use crate::binary::heap_dump::SubRecords;
-use crate::binary::types::{Id, IdList, IdSize};
+use crate::binary::types::{ClassSerial, Id, IdList, IdSize, StackTraceSerial, ThreadSerial};
 
 /// A `STRING_IN_UTF8` record (0x01): an id and (modified) UTF-8 bytes, not NUL-terminated.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -27,11 +27,11 @@ impl Utf8<'_> {
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct LoadClass {
     /// Class serial number (> 0).
-    pub class_serial: u32,
+    pub class_serial: ClassSerial,
     /// The class object id.
     pub class_id: Id,
     /// Stack trace serial.
-    pub stack_trace_serial: u32,
+    pub stack_trace_serial: StackTraceSerial,
     /// Id of the UTF8 record with the class name (internal form `java/lang/String`).
     pub name_id: Id,
 }
@@ -41,7 +41,7 @@ pub struct LoadClass {
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct UnloadClass {
     /// Class serial number.
-    pub class_serial: u32,
+    pub class_serial: ClassSerial,
 }
 
 /// A `STACK_FRAME` record (0x04).
@@ -57,7 +57,7 @@ pub struct Frame {
     /// UTF8 id of the source file name.
     pub source_file_id: Id,
     /// Serial of the method's class.
-    pub class_serial: u32,
+    pub class_serial: ClassSerial,
     /// Line: > 0 a line number, 0 no information (ART), -1 unknown, -2 compiled, -3 native.
     pub line: i32,
 }
@@ -67,9 +67,9 @@ pub struct Frame {
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Trace<'a> {
     /// Stack trace serial.
-    pub stack_trace_serial: u32,
+    pub stack_trace_serial: StackTraceSerial,
     /// Serial of the thread.
-    pub thread_serial: u32,
+    pub thread_serial: ThreadSerial,
     /// Frame ids, innermost first.
     pub frame_ids: IdList<'a>,
 }
@@ -81,9 +81,9 @@ pub struct AllocSite {
     /// 0 normal object, 2 object array, 4..=11 primitive array of that basic type.
     pub is_array: u8,
     /// Class serial (may be 0).
-    pub class_serial: u32,
+    pub class_serial: ClassSerial,
     /// Stack trace serial.
-    pub stack_trace_serial: u32,
+    pub stack_trace_serial: StackTraceSerial,
     /// Live bytes.
     pub bytes_alive: u32,
     /// Live instances.
@@ -102,8 +102,8 @@ impl AllocSite {
         let mut c = Cursor::new(b, 0, IdSize::Four);
         Some(AllocSite {
             is_array: c.u1("ALLOC_SITES site is array").ok()?,
-            class_serial: c.u4("ALLOC_SITES site class serial").ok()?,
-            stack_trace_serial: c.u4("ALLOC_SITES site stack trace serial").ok()?,
+            class_serial: ClassSerial(c.u4("ALLOC_SITES site class serial").ok()?),
+            stack_trace_serial: StackTraceSerial(c.u4("ALLOC_SITES site stack trace serial").ok()?),
             bytes_alive: c.u4("ALLOC_SITES site bytes alive").ok()?,
             instances_alive: c.u4("ALLOC_SITES site instances alive").ok()?,
             bytes_allocated: c.u4("ALLOC_SITES site bytes allocated").ok()?,
@@ -124,8 +124,8 @@ impl AllocSite {
     pub fn write(&self, out: &mut Vec<u8>) {
         out.push(self.is_array);
         for v in [
-            self.class_serial,
-            self.stack_trace_serial,
+            self.class_serial.0,
+            self.stack_trace_serial.0,
             self.bytes_alive,
             self.instances_alive,
             self.bytes_allocated,
@@ -195,11 +195,11 @@ pub struct HeapSummary {
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct StartThread {
     /// Thread serial.
-    pub thread_serial: u32,
+    pub thread_serial: ThreadSerial,
     /// The thread object id.
     pub thread_object_id: Id,
     /// Stack trace serial.
-    pub stack_trace_serial: u32,
+    pub stack_trace_serial: StackTraceSerial,
     /// UTF8 id of the thread name.
     pub thread_name_id: Id,
     /// UTF8 id of the thread group name.
@@ -213,7 +213,7 @@ pub struct StartThread {
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct EndThread {
     /// Thread serial.
-    pub thread_serial: u32,
+    pub thread_serial: ThreadSerial,
 }
 
 /// One entry of a `CPU_SAMPLES` record.
@@ -223,7 +223,7 @@ pub struct CpuSample {
     /// How many samples hit this trace.
     pub samples: u32,
     /// Stack trace serial.
-    pub stack_trace_serial: u32,
+    pub stack_trace_serial: StackTraceSerial,
 }
 
 /// A `CPU_SAMPLES` record (0x0D, agent only).
@@ -254,7 +254,9 @@ impl<'a> CpuSamples<'a> {
             let mut c = Cursor::new(b, 0, IdSize::Four);
             Some(CpuSample {
                 samples: c.u4("CPU_SAMPLES trace sample count").ok()?,
-                stack_trace_serial: c.u4("CPU_SAMPLES trace stack trace serial").ok()?,
+                stack_trace_serial: StackTraceSerial(
+                    c.u4("CPU_SAMPLES trace stack trace serial").ok()?,
+                ),
             })
         })
     }
@@ -266,7 +268,7 @@ impl CpuSample {
         let mut out = Vec::with_capacity(samples.len() * 8);
         for s in samples {
             out.extend_from_slice(&s.samples.to_be_bytes());
-            out.extend_from_slice(&s.stack_trace_serial.to_be_bytes());
+            out.extend_from_slice(&s.stack_trace_serial.0.to_be_bytes());
         }
         out
     }

@@ -5,7 +5,7 @@ use super::model::*;
 use super::tags::tag;
 use crate::binary::cursor::Cursor;
 use crate::binary::error::{Error, Result};
-use crate::binary::types::{IdList, IdSize};
+use crate::binary::types::{ClassSerial, IdList, IdSize, StackTraceSerial, ThreadSerial};
 
 /// Decodes a record body. `body` holds exactly `header.length` bytes at file offset
 /// `header.body_offset()`. Heap dumps are not descended into (see [`HeapDump::sub_records`]).
@@ -57,25 +57,25 @@ fn parse_fields<'a>(t: u8, c: &mut Cursor<'a>) -> Result<Record<'a>> {
             })
         }
         tag::LOAD_CLASS => Record::LoadClass(LoadClass {
-            class_serial: c.u4("LOAD_CLASS class serial")?,
+            class_serial: ClassSerial(c.u4("LOAD_CLASS class serial")?),
             class_id: c.id("LOAD_CLASS class object id")?,
-            stack_trace_serial: c.u4("LOAD_CLASS stack trace serial")?,
+            stack_trace_serial: StackTraceSerial(c.u4("LOAD_CLASS stack trace serial")?),
             name_id: c.id("LOAD_CLASS class name id")?,
         }),
         tag::UNLOAD_CLASS => Record::UnloadClass(UnloadClass {
-            class_serial: c.u4("UNLOAD_CLASS class serial")?,
+            class_serial: ClassSerial(c.u4("UNLOAD_CLASS class serial")?),
         }),
         tag::FRAME => Record::Frame(Frame {
             frame_id: c.id("FRAME frame id")?,
             method_name_id: c.id("FRAME method name id")?,
             method_signature_id: c.id("FRAME method signature id")?,
             source_file_id: c.id("FRAME source file id")?,
-            class_serial: c.u4("FRAME class serial")?,
+            class_serial: ClassSerial(c.u4("FRAME class serial")?),
             line: c.i4("FRAME line number")?,
         }),
         tag::TRACE => {
-            let stack_trace_serial = c.u4("TRACE stack trace serial")?;
-            let thread_serial = c.u4("TRACE thread serial")?;
+            let stack_trace_serial = StackTraceSerial(c.u4("TRACE stack trace serial")?);
+            let thread_serial = ThreadSerial(c.u4("TRACE thread serial")?);
             let at = c.offset();
             let n = c.u4("TRACE frame count")?;
             let ids = c.counted(n.into(), id_size.bytes(), at, "TRACE frame ids")?;
@@ -112,15 +112,15 @@ fn parse_fields<'a>(t: u8, c: &mut Cursor<'a>) -> Result<Record<'a>> {
             instances_allocated: c.u8("HEAP_SUMMARY instances allocated")?,
         }),
         tag::START_THREAD => Record::StartThread(StartThread {
-            thread_serial: c.u4("START_THREAD thread serial")?,
+            thread_serial: ThreadSerial(c.u4("START_THREAD thread serial")?),
             thread_object_id: c.id("START_THREAD thread object id")?,
-            stack_trace_serial: c.u4("START_THREAD stack trace serial")?,
+            stack_trace_serial: StackTraceSerial(c.u4("START_THREAD stack trace serial")?),
             thread_name_id: c.id("START_THREAD thread name id")?,
             group_name_id: c.id("START_THREAD group name id")?,
             group_parent_name_id: c.id("START_THREAD parent group name id")?,
         }),
         tag::END_THREAD => Record::EndThread(EndThread {
-            thread_serial: c.u4("END_THREAD thread serial")?,
+            thread_serial: ThreadSerial(c.u4("END_THREAD thread serial")?),
         }),
         tag::HEAP_DUMP | tag::HEAP_DUMP_SEGMENT => {
             let offset = c.offset();

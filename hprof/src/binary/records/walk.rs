@@ -1,6 +1,7 @@
 //! The records of a whole file held in memory, one after another ([`Records`], over the walk of
-//! their framing, [`RecordBodies`]), salvaging what a cut-off file holds, and the file-level
-//! judgement of a whole dump ([`Wholeness`]).
+//! their framing, `RecordBodies`, which the readers that decode bodies themselves share),
+//! salvaging what a cut-off file holds, and the file-level judgement of a whole dump
+//! ([`Wholeness`]).
 
 use super::framing::{RECORD_HEADER_LEN, RecordHeader, UnknownTags};
 use super::model::Record;
@@ -14,7 +15,7 @@ use crate::binary::types::IdSize;
 /// A lazy, fallible iterator over the top-level records of a whole file held in memory.
 ///
 /// Yields each record with its framing; stops at the end of the input or after the first
-/// error. Built on [`RecordBodies`], the walk over the records' framing.
+/// error.
 #[derive(Debug, Clone)]
 pub struct Records<'a> {
     bodies: RecordBodies<'a>,
@@ -41,8 +42,12 @@ impl<'a> Records<'a> {
         }
     }
 
-    /// Reads as much as possible of a file that may be cut off, and checks that it is whole
-    /// (see [`RecordBodies::salvaging`]).
+    /// Reads as much as possible of a file that may be cut off, and checks that it is whole:
+    /// a `HEAP_DUMP`/`HEAP_DUMP_SEGMENT` record that runs past the end of the input is yielded
+    /// with the bytes present as its body (its last sub-record is then incomplete), followed
+    /// by an [`Error::PastEnd`] saying how many bytes are missing; at the end of the input, a
+    /// file with no record after its header, or with `HEAP_DUMP_SEGMENT`s but no
+    /// `HEAP_DUMP_END` after them, yields an [`Error::Truncated`].
     pub fn salvaging(self) -> Records<'a> {
         Records {
             bodies: self.bodies.salvaging(),
@@ -87,7 +92,7 @@ impl<'a> Iterator for Records<'a> {
 /// Stops at the end of the input or after the first error (a body that does not decode is
 /// not one: its framing is intact).
 #[derive(Debug, Clone)]
-pub struct RecordBodies<'a> {
+pub(crate) struct RecordBodies<'a> {
     c: Cursor<'a>,
     unknown: UnknownTags,
     done: bool,
@@ -100,7 +105,7 @@ pub struct RecordBodies<'a> {
 
 impl<'a> RecordBodies<'a> {
     /// Iterates over records in `data`, which starts at file offset `offset` (after a header).
-    pub fn after_header(data: &'a [u8], offset: u64, id_size: IdSize) -> RecordBodies<'a> {
+    pub(crate) fn after_header(data: &'a [u8], offset: u64, id_size: IdSize) -> RecordBodies<'a> {
         RecordBodies {
             c: Cursor::new(data, offset, id_size),
             unknown: UnknownTags::Surface,
@@ -117,19 +122,19 @@ impl<'a> RecordBodies<'a> {
     /// by an [`Error::PastEnd`] saying how many bytes are missing; at the end of the input, a
     /// file with no record after its header, or with `HEAP_DUMP_SEGMENT`s but no
     /// `HEAP_DUMP_END` after them, yields an [`Error::Truncated`].
-    pub fn salvaging(mut self) -> RecordBodies<'a> {
+    pub(crate) fn salvaging(mut self) -> RecordBodies<'a> {
         self.salvage = true;
         self
     }
 
     /// Sets what to do with unknown top-level tags (default: [`UnknownTags::Surface`]).
-    pub fn unknown_tags(mut self, policy: UnknownTags) -> RecordBodies<'a> {
+    pub(crate) fn unknown_tags(mut self, policy: UnknownTags) -> RecordBodies<'a> {
         self.unknown = policy;
         self
     }
 
     /// File offset of the next record.
-    pub fn offset(&self) -> u64 {
+    pub(crate) fn offset(&self) -> u64 {
         self.c.offset()
     }
 

@@ -9,7 +9,7 @@ use super::super::heap_dump::{
 };
 use super::super::records::{LoadClass, Record, Utf8, tag};
 use super::super::types::IdList;
-use super::super::types::{BasicType, Id, IdSize, Value, write_id};
+use super::super::types::{BasicType, ClassSerial, Id, IdSize, StackTraceSerial, Value, write_id};
 use super::Writer;
 
 /// Builds a small dump (`JAVA PROFILE 1.0.2`) from classes, objects and roots named in Java's
@@ -140,7 +140,7 @@ impl HeapBuilder {
         }
         self.push(&SubRecord::ClassDump(ClassDump {
             class_id,
-            stack_trace_serial: 0,
+            stack_trace_serial: StackTraceSerial(0),
             super_class_id: super_id,
             class_loader_id: loader_id,
             signers_id: 0,
@@ -167,7 +167,7 @@ impl HeapBuilder {
         }
         self.push(&SubRecord::InstanceDump(InstanceDump {
             object_id,
-            stack_trace_serial: 0,
+            stack_trace_serial: StackTraceSerial(0),
             class_id,
             data: &data,
         }))
@@ -186,7 +186,7 @@ impl HeapBuilder {
         }
         self.push(&SubRecord::ObjectArrayDump(ObjectArrayDump {
             array_id,
-            stack_trace_serial: 0,
+            stack_trace_serial: StackTraceSerial(0),
             array_class_id,
             elements: IdList::new(&bytes, self.id_size),
         }))
@@ -202,7 +202,7 @@ impl HeapBuilder {
     ) -> &mut HeapBuilder {
         self.push(&SubRecord::PrimitiveArrayDump(PrimitiveArrayDump {
             array_id,
-            stack_trace_serial: 0,
+            stack_trace_serial: StackTraceSerial(0),
             element_type,
             data,
         }))
@@ -237,9 +237,9 @@ impl HeapBuilder {
             w.write_record(
                 0,
                 &Record::LoadClass(LoadClass {
-                    class_serial: u32::try_from(serial + 1).unwrap_or(u32::MAX),
+                    class_serial: ClassSerial(u32::try_from(serial + 1).unwrap_or(u32::MAX)),
                     class_id,
-                    stack_trace_serial: 0,
+                    stack_trace_serial: StackTraceSerial(0),
                     name_id,
                 }),
             )?;
