@@ -4,8 +4,9 @@
 
 use super::super::error::Result;
 use super::EdgePolicy;
-use super::edges::{Edges, Via, for_each_reference};
+use super::edges::{Edges, Via};
 use super::index::ObjectIndex;
+use super::references::for_each_reference;
 use super::scratch::{self, Array, Scratch};
 use super::{NONE, NodeIndex};
 
