@@ -8,7 +8,7 @@
 
 use super::super::error::Result;
 use super::NONE;
-use super::edges::Edges;
+use super::edges::{Edges, View};
 use super::scratch::{self, Array, Scratch};
 
 /// Positions in the predecessor lists: `u32` while the edges fit, else `u64`.
@@ -177,9 +177,27 @@ fn semidominators_balanced<P: Pos>(
     size.fill(1);
     set(size, 0, 0);
     let mut path: Vec<u32> = Vec::new();
+    // Look-ahead: the predecessor entries from `far` on have had their vertex's forest entry
+    // loaded, those from `near` on also their ancestor's, so that the evaluations a few
+    // vertices later find them in the caches (the loads overlap instead of waiting one by
+    // one: on graphs this large the forest is far past the caches).
+    let (mut near, mut far) = (preds.len(), preds.len());
+    let mut touched = 0u32;
     for w in (2..=n as u32).rev() {
         let a = pstart.get(w as usize - 1).copied().unwrap_or_default().at();
         let b = pstart.get(w as usize).copied().unwrap_or_default().at();
+        let stop = a.saturating_sub(AHEAD);
+        while far > stop {
+            far -= 1;
+            let v = preds.get(far).map_or(0, |&v| v.wrapping_add(1));
+            touched ^= at(&forest, v).ancestor;
+        }
+        let stop = a.saturating_sub(AHEAD / 2);
+        while near > stop {
+            near -= 1;
+            let v = preds.get(near).map_or(0, |&v| v.wrapping_add(1));
+            touched ^= at(&forest, at(&forest, v).ancestor).best;
+        }
         let mut sw = w;
         for &v in preds.get(a..b).unwrap_or_default() {
             // EVAL(v + 1), as the semidominator of its label.
@@ -201,6 +219,7 @@ fn semidominators_balanced<P: Pos>(
         let p = g(parent, w - 1).wrapping_add(1);
         link(p, w, &mut forest, child, size);
     }
+    std::hint::black_box(touched);
     // Back to DFS numbers.
     semi.remove(0);
     for x in &mut semi {
@@ -252,6 +271,58 @@ fn semidominators_simple<P: Pos>(
     }
     semi
 }
+
+/// Calls `f(state, w, i)` for every edge between reached rows, `w` the target's DFS number
+/// and `i` the source's: rows in their own order, so the target array is read front to back
+/// (a row's DFS number from `pre`); which order a predecessor list gets does not matter.
+/// With `ahead` above 0, `touch(state, w)` is called that many edges before `f` sees the
+/// edge, to load what `f` will update: the loads then overlap instead of waiting one by one.
+#[inline(always)]
+fn each_pred<T: ?Sized>(
+    view: View<'_>,
+    pre: &[u32],
+    ahead: usize,
+    state: &mut T,
+    touch: impl Fn(&T, u32) -> u64,
+    mut f: impl FnMut(&mut T, u32, u32),
+) {
+    let targets = view.targets;
+    let mut next = 0usize;
+    let mut touched = 0u64;
+    for (v, &i) in pre.iter().enumerate() {
+        if ahead > 0 {
+            let (_, b) = view.range(v as u32);
+            let stop = (b as usize).saturating_add(ahead).min(targets.len());
+            while next < stop {
+                let w = targets.get(next).copied().unwrap_or(NONE);
+                if w != NONE {
+                    touched ^= touch(state, w);
+                }
+                next += 1;
+            }
+        }
+        if i == NONE {
+            continue;
+        }
+        let (a, b) = view.range(v as u32);
+        for &w in targets.get(a as usize..b as usize).unwrap_or_default() {
+            if w != NONE {
+                f(state, w, i);
+            }
+        }
+    }
+    std::hint::black_box(touched);
+}
+
+/// Reads the counter of row `w` (to bring it into the caches; 0 when out of bounds).
+#[inline(always)]
+fn load<P: Pos>(pstart: &[P], w: u32) -> u64 {
+    pstart.get(w as usize + 1).map_or(0, |x| x.at() as u64)
+}
+
+/// How many predecessor entries (or edges) ahead the passes over graphs past the caches load
+/// what they will update.
+const AHEAD: usize = 16;
 
 /// How the semidominator forest links its trees.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -381,26 +452,20 @@ impl DominatorTree {
         let mut pstart_array = P::alloc(s, n + 1)?;
         let pstart: &mut [P] = &mut pstart_array;
         let view = edges.view();
-        // Rows in their own order (the target array read front to back); a row's DFS
-        // number from `pre`. Which order a predecessor list has does not matter.
-        let each_pred = |f: &mut dyn FnMut(u32, u32)| {
-            for v in 0..rows as u32 {
-                let i = g(&pre, v);
-                if i == NONE {
-                    continue;
+        // On graphs past the caches, the counters a few edges ahead are loaded early.
+        let ahead = if n >= BALANCED_FROM { AHEAD } else { 0 };
+        each_pred(
+            view,
+            &pre,
+            ahead,
+            pstart,
+            |pstart, w| load(pstart, w),
+            |pstart, w, _| {
+                if let Some(c) = pstart.get_mut(w as usize + 1) {
+                    c.inc();
                 }
-                for &w in view.row(v) {
-                    if w != NONE {
-                        f(w, i);
-                    }
-                }
-            }
-        };
-        each_pred(&mut |w, _| {
-            if let Some(c) = pstart.get_mut(w as usize + 1) {
-                c.inc();
-            }
-        });
+            },
+        );
         let mut sum = 0usize;
         for c in pstart.iter_mut() {
             let k = c.at();
@@ -409,14 +474,21 @@ impl DominatorTree {
         }
         let mut preds_array = scratch::u32s(s, sum, "predecessors")?;
         let preds: &mut [u32] = &mut preds_array;
-        each_pred(&mut |w, i| {
-            if let Some(f) = pstart.get_mut(w as usize + 1) {
-                if let Some(slot) = preds.get_mut(f.at()) {
-                    *slot = i;
+        each_pred(
+            view,
+            &pre,
+            ahead,
+            &mut (&mut *pstart, &mut *preds),
+            |(pstart, _), w| load(pstart, w),
+            |(pstart, preds), w, i| {
+                if let Some(f) = pstart.get_mut(w as usize + 1) {
+                    if let Some(slot) = preds.get_mut(f.at()) {
+                        *slot = i;
+                    }
+                    f.inc();
                 }
-                f.inc();
-            }
-        });
+            },
+        );
         drop(pre);
         drop(edges);
         // 3. Semidominators, in reverse preorder.

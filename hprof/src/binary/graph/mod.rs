@@ -43,32 +43,33 @@
 //! lookup table of one `u32` per four ids), the immediate dominators (4), the retained sizes
 //! (8) and retained counts (4) — plus the classes, names and GC roots, which grow with the
 //! classes and roots, not with the objects. While it builds, the transient per-object arrays
-//! stay within the same 21 bytes (the ids as `u64` while they are sorted, 13 bytes in all; the
-//! depth-first numbers and parents, 13; the semidominator arrays, 21), plus 16 bytes per level
-//! of the deepest depth-first path.
+//! stay within the same 21 bytes (the depth-first numbers and parents, 13; the semidominator
+//! arrays, 21), plus 16 bytes per level of the deepest depth-first path.
 //!
-//! Everything else lives in the [scratch storage](scratch) of [`Options::scratch`]: the file
-//! offset of each object's sub-record (8 bytes per object, kept), the references (4 bytes per
-//! reference plus a row start of 4 per object; 8 once there are more than 2^32 references), the
-//! predecessor lists (the same again), the depth-first order (4 per object) and, from 2^26
-//! objects on, the semidominator forest's children and sizes (8 per object). At its peak,
-//! when both directions exist, the scratch holds about `20·N + 8·R` bytes (`24·N + 4·R` while
-//! the semidominators of a graph past 2^26 objects are computed); shortest paths add
-//! 8 per object and the reverse index `4·N + 4·R` when first asked for; the class of every
-//! object, kept when [`Options::classes`] asks for it, 4; the per-class answers
-//! ([`Graph::class_retained`], [`Graph::leak_suspects`]) the dominator tree's children lists
-//! (8) while they run, and the suspects' paths 4 more. With [`Options::threads`] above 1,
-//! each thread but the first decodes its stretch of objects into references of its own
-//! (4 bytes each, in scratch) that are appended to the first's once all are done: up to
-//! `4·R` more for that moment, below the peak above. The scratch is heap
-//! memory by default ([`InMemory`]); a caller whose dump does not fit hands in its own, e.g.
+//! Everything else lives in the [scratch storage](scratch) of [`Options::scratch`]: the ids
+//! as `u64` while they are sorted (8 bytes per object, and 8 more for merging the halves
+//! sorted on two threads), the file offset of each object's sub-record (8, kept), the
+//! references (4 bytes per reference plus a row start of 4 per object; 8 once there are more
+//! than 2^32 references), the predecessor lists (the same again), the depth-first order (4
+//! per object) and, from 2^26 objects on, the semidominator forest's children and sizes (8
+//! per object). At its peak, when both directions exist, the scratch holds about
+//! `20·N + 8·R` bytes (`24·N + 4·R` while the semidominators of a graph past 2^26 objects are
+//! computed); shortest paths add 8 per object and the reverse index `4·N + 4·R` when first
+//! asked for; the class of every object, kept when [`Options::classes`] asks for it, 4; the
+//! per-class answers ([`Graph::class_retained`], [`Graph::leak_suspects`]) the dominator
+//! tree's children lists (8) while they run, and the suspects' paths 4 more. With
+//! [`Options::threads`] above 1, each thread but the first decodes its stretch of objects
+//! into references of its own (4 bytes each) that are appended to the first's once all are
+//! done: up to `4·R` more for that moment, below the peak above. The scratch is heap memory
+//! by default ([`InMemory`]); a caller whose dump does not fit hands in its own, e.g.
 //! memory-mapped files the kernel may page out (the `dominators` example's `--scratch DIR`).
 //! The dump itself is read where the caller holds it (a memory map is paged like a file).
 //!
 //! So `N` objects and `R` references need about `21·N` bytes of memory and `20·N + 8·R` of
 //! scratch: a billion objects with two references each, 21 GB of memory and 36 GB of scratch
 //! files. Node indices are `u32`: up to [`index::MAX_NODES`] (2^32 − 2) objects; more is
-//! [`Error::TooManyObjects`](super::Error::TooManyObjects). Reference counts, offsets and retained sizes are 64-bit.
+//! [`Error::TooManyObjects`](super::Error::TooManyObjects). Reference counts, offsets and
+//! retained sizes are 64-bit.
 //!
 //! # Example
 //!
