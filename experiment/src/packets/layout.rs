@@ -8,35 +8,59 @@ use crate::error::{Error, Result};
 use crate::log::{FieldDescriptor, FieldType, PacketDescriptor};
 use std::collections::HashMap;
 
-/// Names of the kind-specific fields the typed views read, in `Layout::known` order.
-const KNOWN: [&str; 30] = [
-    "MSTATE", "NTICK", "HTYPE", "HSIZE", "HVADDR", "HOVADDR", "SRQST", "SOBJ", "IOTYPE", "IOFD",
-    "IONBYTE", "IORQST", "IOOFD", "IOFSTYPE", "HWCTAG", "HWCINT", "VADDR", "PADDR", "VIRTPC",
-    "PHYSPC", // The old (SS12) clock packet's counters, one per Solaris microstate, in order.
-    "UCPU", "SCPU", "TRAP", "TFLT", "DFLT", "KFLT", "ULCK", "TSLP", "WCPU", "TSTP",
-];
-pub(crate) const K_MSTATE: usize = 0;
-pub(crate) const K_NTICK: usize = 1;
-pub(crate) const K_HTYPE: usize = 2;
-pub(crate) const K_HSIZE: usize = 3;
-pub(crate) const K_HVADDR: usize = 4;
-pub(crate) const K_HOVADDR: usize = 5;
-pub(crate) const K_SRQST: usize = 6;
-pub(crate) const K_SOBJ: usize = 7;
-pub(crate) const K_IOTYPE: usize = 8;
-pub(crate) const K_IOFD: usize = 9;
-pub(crate) const K_IONBYTE: usize = 10;
-pub(crate) const K_IORQST: usize = 11;
-pub(crate) const K_IOOFD: usize = 12;
-pub(crate) const K_IOFSTYPE: usize = 13;
-pub(crate) const K_HWCTAG: usize = 14;
-pub(crate) const K_HWCINT: usize = 15;
-pub(crate) const K_VADDR: usize = 16;
-pub(crate) const K_PADDR: usize = 17;
-pub(crate) const K_VIRTPC: usize = 18;
-pub(crate) const K_PHYSPC: usize = 19;
-/// `UCPU`, the first of the ten microstate counters (`K_UCPU + state`).
-pub(crate) const K_UCPU: usize = 20;
+/// Declares the kind-specific fields the typed views read, each once: its index in
+/// `Layout::known` (`K_NAME`, in the order given) and its `log.xml` name, and `KNOWN`, the
+/// names in that order.
+macro_rules! known_fields {
+    ($($(#[$doc:meta])* $index:ident = $name:literal,)*) => {
+        /// Names of the kind-specific fields the typed views read, in `Layout::known` order.
+        const KNOWN: [&str; [$($name),*].len()] = [$($name),*];
+        known_fields!(@index 0usize; $($(#[$doc])* $index,)*);
+    };
+    (@index $at:expr; $(#[$doc:meta])* $index:ident, $($rest:tt)*) => {
+        $(#[$doc])*
+        // The microstate counters after `K_UCPU` are read as `K_UCPU + state`.
+        #[allow(dead_code)]
+        pub(crate) const $index: usize = $at;
+        known_fields!(@index $at + 1; $($rest)*);
+    };
+    (@index $at:expr;) => {};
+}
+
+known_fields! {
+    K_MSTATE = "MSTATE",
+    K_NTICK = "NTICK",
+    K_HTYPE = "HTYPE",
+    K_HSIZE = "HSIZE",
+    K_HVADDR = "HVADDR",
+    K_HOVADDR = "HOVADDR",
+    K_SRQST = "SRQST",
+    K_SOBJ = "SOBJ",
+    K_IOTYPE = "IOTYPE",
+    K_IOFD = "IOFD",
+    K_IONBYTE = "IONBYTE",
+    K_IORQST = "IORQST",
+    K_IOOFD = "IOOFD",
+    K_IOFSTYPE = "IOFSTYPE",
+    K_HWCTAG = "HWCTAG",
+    K_HWCINT = "HWCINT",
+    K_VADDR = "VADDR",
+    K_PADDR = "PADDR",
+    K_VIRTPC = "VIRTPC",
+    K_PHYSPC = "PHYSPC",
+    /// `UCPU`, the first of the old (SS12) clock packet's ten counters, one per Solaris
+    /// microstate in order (`K_UCPU + state`).
+    K_UCPU = "UCPU",
+    K_SCPU = "SCPU",
+    K_TRAP = "TRAP",
+    K_TFLT = "TFLT",
+    K_DFLT = "DFLT",
+    K_KFLT = "KFLT",
+    K_ULCK = "ULCK",
+    K_TSLP = "TSLP",
+    K_WCPU = "WCPU",
+    K_TSTP = "TSTP",
+}
 
 /// Where a fixed-size field sits in a packet.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
