@@ -3,8 +3,8 @@
 
 use core::fmt;
 
-/// An object, class, string or frame identifier (`hprof.md` §1.3): the value of an `ID`-typed
-/// field, stored as `u64` whatever the file's id size (4-byte ids widen losslessly).
+/// An object, class, string or frame identifier: the value of a field marked `id` (`hprof.md`
+/// §1.3, §1.5), stored as `u64` whatever the header's id size (4-byte ids widen losslessly).
 ///
 /// A type of its own, so an id cannot be mistaken for an offset, a size or a count. It prints
 /// (`Display`, `Debug`, `{:x}`, `{:X}`) and serializes as the bare number; 0 is `null`
