@@ -10,6 +10,7 @@
 use std::process::Command;
 use std::sync::atomic::Ordering;
 
+use hprof::binary::Id;
 use hprof::binary::graph::{Array, Graph, NodeIndex, Options, Scratch};
 
 fn synth(objects: u64, seed: u64, name: &str) -> Vec<u8> {
@@ -252,7 +253,7 @@ fn every_object_of_a_million_object_dump_matches_ahat() {
         let f: Vec<&str> = l.split('\t').collect();
         let id: u64 = f[id_c].parse().unwrap();
         let v = graph
-            .node(id)
+            .node(Id(id))
             .unwrap_or_else(|| panic!("ahat's object {id} is not ours"));
         if f[dom_c].is_empty() || f[dom_c] == "null" {
             assert!(
@@ -274,8 +275,8 @@ fn every_object_of_a_million_object_dump_matches_ahat() {
             "retained of {id}"
         );
         assert_eq!(
-            r.dominator.unwrap_or(0),
-            f[dom_c].parse::<u64>().unwrap(),
+            r.dominator.unwrap_or(Id::NULL),
+            Id(f[dom_c].parse::<u64>().unwrap()),
             "dominator of {id}"
         );
         compared += 1;

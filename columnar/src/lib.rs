@@ -15,13 +15,13 @@
 //! use columnar::{MemorySink, hprof};
 //!
 //! # fn dump() -> Vec<u8> {
-//! #     use ::hprof::binary::{BasicType, GcRoot, IdSize, Value, write::HeapBuilder};
+//! #     use ::hprof::binary::{BasicType, GcRoot, Id, IdSize, Value, write::HeapBuilder};
 //! #     let mut heap = HeapBuilder::new(IdSize::Eight);
-//! #     heap.class(0x10, "java.lang.Object", 0, &[])
-//! #         .class(0x20, "com.example.Node", 0x10, &[("next", BasicType::Object)])
-//! #         .instance(0x100, 0x20, &[Value::Object(0x101)])
-//! #         .instance(0x101, 0x20, &[Value::Object(0)])
-//! #         .root(GcRoot::StickyClass { object_id: 0x20 });
+//! #     heap.class(Id(0x10), "java.lang.Object", Id::NULL, &[])
+//! #         .class(Id(0x20), "com.example.Node", Id(0x10), &[("next", BasicType::Object)])
+//! #         .instance(Id(0x100), Id(0x20), &[Value::Object(Id(0x101))])
+//! #         .instance(Id(0x101), Id(0x20), &[Value::Object(Id::NULL)])
+//! #         .root(GcRoot::StickyClass { object_id: Id(0x20) });
 //! #     heap.build().unwrap_or_default()
 //! # }
 //! // A heap dump's bytes, e.g. a memory map of `heap.hprof` (here two nodes of a linked list,

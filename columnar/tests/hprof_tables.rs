@@ -23,7 +23,7 @@ use hprof::binary::heap_dump::SubRecord;
 use hprof::binary::histogram::Histogram;
 use hprof::binary::index::Index;
 use hprof::binary::records::{Record, Records};
-use hprof::binary::types::Value;
+use hprof::binary::types::{Id, Value};
 
 const DUMPS: [&str; 4] = [
     "heapgen_jdk17.hprof",
@@ -194,7 +194,7 @@ fn object_columns_and_nulls_match_the_sub_records() {
     for name in DUMPS {
         let data = dump(name);
         let (sink, _) = export(&data);
-        let mut utf8: HashMap<u64, String> = HashMap::new();
+        let mut utf8: HashMap<Id, String> = HashMap::new();
         let mut class_class = None;
         let mut load_names = Vec::new();
         type Row = (Option<u64>, Option<u64>, Option<String>, Option<String>);
@@ -213,15 +213,17 @@ fn object_columns_and_nulls_match_the_sub_records() {
                             .filter(|(_, n)| {
                                 utf8.get(n).map(String::as_str) == Some("java/lang/Class")
                             })
-                            .map(|&(id, _)| id)
+                            .map(|&(id, _)| id.get())
                             .min();
                     }
                     for s in d.sub_records() {
                         let row = match s.unwrap() {
-                            SubRecord::InstanceDump(i) => (Some(i.class_id), None, None),
-                            SubRecord::ObjectArrayDump(a) => {
-                                (Some(a.array_class_id), Some(a.elements.len() as u64), None)
-                            }
+                            SubRecord::InstanceDump(i) => (Some(i.class_id.get()), None, None),
+                            SubRecord::ObjectArrayDump(a) => (
+                                Some(a.array_class_id.get()),
+                                Some(a.elements.len() as u64),
+                                None,
+                            ),
                             SubRecord::PrimitiveArrayDump(a) => (
                                 None,
                                 Some(a.len() as u64),
@@ -312,13 +314,13 @@ fn references_of_sampled_instances_are_their_object_fields() {
             .unwrap()
             .into_iter()
             .filter_map(|(name, v)| match v {
-                Value::Object(to) if to != 0 => {
-                    Some((to, String::from_utf8_lossy(name).into_owned()))
+                Value::Object(to) if !to.is_null() => {
+                    Some((to.get(), String::from_utf8_lossy(name).into_owned()))
                 }
                 _ => None,
             })
             .collect();
-        let got = refs.get(&inst.object_id).cloned().unwrap_or_default();
+        let got = refs.get(&inst.object_id.get()).cloned().unwrap_or_default();
         assert_eq!(got, want, "instance 0x{:x}", inst.object_id);
         checked += 1;
     }
@@ -352,10 +354,13 @@ fn references_of_sampled_instances_are_their_object_fields() {
             .elements
             .iter()
             .enumerate()
-            .filter(|&(_, id)| id != 0)
-            .map(|(i, id)| (id, i as u32))
+            .filter(|&(_, id)| !id.is_null())
+            .map(|(i, id)| (id.get(), i as u32))
             .collect();
-        assert_eq!(by_index.get(&a.array_id).cloned().unwrap_or_default(), want);
+        assert_eq!(
+            by_index.get(&a.array_id.get()).cloned().unwrap_or_default(),
+            want
+        );
     }
 }
 

@@ -10,6 +10,7 @@ use std::fs::File;
 use std::io::{self, BufWriter, IsTerminal, Write};
 use std::process::ExitCode;
 
+use hprof::binary::Id;
 use hprof::binary::graph::{Graph, MissingRoots, Options};
 
 mod common;
@@ -70,7 +71,7 @@ fn cpu_seconds() -> f64 {
 struct Args {
     path: String,
     top: usize,
-    paths: Vec<u64>,
+    paths: Vec<Id>,
     ahat: bool,
     missing_roots: MissingRoots,
     text: bool,
@@ -79,11 +80,12 @@ struct Args {
     threads: usize,
 }
 
-fn parse_id(s: &str) -> Option<u64> {
+fn parse_id(s: &str) -> Option<Id> {
     match s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
         Some(hex) => u64::from_str_radix(hex, 16).ok(),
         None => s.parse().ok(),
     }
+    .map(Id)
 }
 
 fn parse_args() -> Result<Option<Args>, String> {

@@ -6,7 +6,7 @@
 //! histogram. [`ascii`] holds the parser and writer for `java.hprof.txt` reports.
 //!
 //! ```
-//! use hprof::binary::{GcRoot, Header, IdSize, InstanceDump, LoadClass, Record, Records};
+//! use hprof::binary::{GcRoot, Header, Id, IdSize, InstanceDump, LoadClass, Record, Records};
 //! use hprof::binary::{ClassSerial, StackTraceSerial, SubRecord, Utf8, Version};
 //! use hprof::binary::histogram::Histogram;
 //! use hprof::binary::write::Writer;
@@ -14,13 +14,13 @@
 //! // A small dump, written with the crate's writer: one class, 1000 instances, one root.
 //! let header = Header { version: Version::V1_0_2, id_size: IdSize::Eight, timestamp_ms: 0 };
 //! let mut writer = Writer::new(Vec::new(), &header)?;
-//! writer.write_record(0, &Record::Utf8(Utf8 { id: 0x20, bytes: b"java/lang/String" }))?;
+//! writer.write_record(0, &Record::Utf8(Utf8 { id: Id(0x20), bytes: b"java/lang/String" }))?;
 //! let (class_serial, stack_trace_serial) = (ClassSerial(1), StackTraceSerial(0));
-//! let load = LoadClass { class_serial, class_id: 0x10, stack_trace_serial, name_id: 0x20 };
+//! let load = LoadClass { class_serial, class_id: Id(0x10), stack_trace_serial, name_id: Id(0x20) };
 //! writer.write_record(0, &Record::LoadClass(load))?;
-//! writer.write_sub_record(&SubRecord::Root(GcRoot::StickyClass { object_id: 0x10 }))?;
-//! for object_id in 0x1000..0x1000 + 1000 {
-//!     let dump = InstanceDump { object_id, stack_trace_serial, class_id: 0x10, data: &[0; 12] };
+//! writer.write_sub_record(&SubRecord::Root(GcRoot::StickyClass { object_id: Id(0x10) }))?;
+//! for object_id in (0x1000..0x1000 + 1000).map(Id) {
+//!     let dump = InstanceDump { object_id, stack_trace_serial, class_id: Id(0x10), data: &[0; 12] };
 //!     writer.write_sub_record(&SubRecord::InstanceDump(dump))?;
 //! }
 //! let data = writer.finish()?; // a HEAP_DUMP_SEGMENT, then HEAP_DUMP_END

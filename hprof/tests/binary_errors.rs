@@ -307,15 +307,15 @@ fn android_obsolete_sub_records_decode() {
     assert_eq!(
         subs,
         [
-            SubRecord::Root(GcRoot::ReferenceCleanup { object_id: 1 }),
+            SubRecord::Root(GcRoot::ReferenceCleanup { object_id: Id(1) }),
             SubRecord::Root(GcRoot::JniMonitor {
-                object_id: 2,
+                object_id: Id(2),
                 thread_serial: ThreadSerial(3),
                 stack_depth: -1
             }),
-            SubRecord::Root(GcRoot::Unreachable { object_id: 4 }),
+            SubRecord::Root(GcRoot::Unreachable { object_id: Id(4) }),
             SubRecord::PrimitiveArrayNoData(PrimitiveArrayNoData {
-                array_id: 5,
+                array_id: Id(5),
                 stack_trace_serial: StackTraceSerial(6),
                 length: 100,
                 element_type: BasicType::Int,

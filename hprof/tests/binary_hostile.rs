@@ -9,8 +9,8 @@
     clippy::indexing_slicing
 )]
 
-use hprof::binary::StackTraceSerial;
 use hprof::binary::index::Index;
+use hprof::binary::{Id, StackTraceSerial};
 
 use testkit::{peak_of, total_of};
 
@@ -76,7 +76,7 @@ fn superclass_self_loop_is_an_error_without_blowup() {
     data.extend(record(0x2C, &[]));
     assert!(data.len() < MB / 4);
     let index = Index::build(&data).unwrap();
-    let (r, peak) = peak_of(|| index.layout(1));
+    let (r, peak) = peak_of(|| index.layout(Id(1)));
     let e = r.unwrap_err();
     assert!(e.to_string().contains("loops"), "{e}");
     assert!(
@@ -97,13 +97,13 @@ fn superclass_two_cycle_is_an_error_and_chains_still_work() {
     data.extend(record(0x2C, &[]));
     let index = Index::build(&data).unwrap();
     for id in [1, 2] {
-        let e = index.layout(id).unwrap_err();
+        let e = index.layout(Id(id)).unwrap_err();
         assert!(e.to_string().contains("loops"), "{e}");
     }
-    let l = index.layout(3).unwrap();
+    let l = index.layout(Id(3)).unwrap();
     assert_eq!(l.fields.len(), 3);
     assert_eq!(l.size, 12);
-    assert_eq!(l.fields[2].declaring_class_id, 4);
+    assert_eq!(l.fields[2].declaring_class_id, Id(4));
 }
 
 #[test]
@@ -131,7 +131,7 @@ fn many_string_classes_sharing_a_huge_superclass_stay_small() {
     let index = Index::build(&data).unwrap();
     let (strings, peak) = peak_of(|| index.java_strings().unwrap());
     assert_eq!(strings.len(), 1);
-    assert_eq!(strings.get(&77).map(|s| &**s), Some(""));
+    assert_eq!(strings.get(&Id(77)).map(|s| &**s), Some(""));
     assert!(peak < 16 * MB, "java_strings peaked at {peak} bytes");
 }
 
@@ -142,7 +142,7 @@ fn histogram_byte_totals_saturate_instead_of_overflowing() {
     // A 14-byte PRIMITIVE_ARRAY_NODATA declares up to 2^35 bytes, so 2^29 of them (a 7.5 GB
     // stream) overflow a u64 total; here the same totals are reached in a few calls.
     let nodata = SubRecord::PrimitiveArrayNoData(PrimitiveArrayNoData {
-        array_id: 1,
+        array_id: Id(1),
         stack_trace_serial: StackTraceSerial(0),
         length: u32::MAX,
         element_type: BasicType::Long,
@@ -150,12 +150,12 @@ fn histogram_byte_totals_saturate_instead_of_overflowing() {
     let mut h = Histogram::new();
     h.add_primitive_array(BasicType::Long, u64::MAX - 8);
     h.add_sub_record(&nodata);
-    h.add_object(9, u64::MAX - 1);
-    h.add_object(9, 2);
+    h.add_object(Id(9), u64::MAX - 1);
+    h.add_object(Id(9), 2);
     // Two class ids with one (unknown) name are merged in `rows`.
-    h.add_object(10, u64::MAX);
+    h.add_object(Id(10), u64::MAX);
     let mut other = Histogram::new();
-    other.add_object(9, u64::MAX);
+    other.add_object(Id(9), u64::MAX);
     other.add_primitive_array(BasicType::Long, 1);
     h.merge(other);
     let rows = h.rows();
@@ -181,9 +181,9 @@ fn layout_errors_point_at_the_class_dump() {
     data.extend(record(0x2C, &[]));
     let index = Index::build(&data).unwrap();
     // The dump whose superclass id closes the loop, or names a class without a dump.
-    assert_eq!(index.layout(1).unwrap_err().offset(), a2);
-    assert_eq!(index.layout(2).unwrap_err().offset(), a1);
-    let e = index.layout(5).unwrap_err();
+    assert_eq!(index.layout(Id(1)).unwrap_err().offset(), a2);
+    assert_eq!(index.layout(Id(2)).unwrap_err().offset(), a1);
+    let e = index.layout(Id(5)).unwrap_err();
     assert!(e.to_string().contains("no CLASS_DUMP for class 0x6"), "{e}");
     assert_eq!(e.offset(), a5);
 }
@@ -319,8 +319,8 @@ fn substrings_at_many_ranges_hit_the_budget() {
     // A few substrings are fine.
     let few = substring_dump(100_000, &strings[..3]);
     let texts = Index::build(&few).unwrap().java_strings().unwrap();
-    assert_eq!(texts.get(&101).map(|t| t.len()), Some(99_999));
-    assert!(texts.get(&102).unwrap().starts_with("cde"));
+    assert_eq!(texts.get(&Id(101)).map(|t| t.len()), Some(99_999));
+    assert!(texts.get(&Id(102)).unwrap().starts_with("cde"));
 }
 
 /// Regression: an instance shorter than its class layout was reported at byte 0; the

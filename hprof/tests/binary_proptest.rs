@@ -22,23 +22,23 @@ enum OwnedSub {
         serial: u32,
         size: u32,
         cpool: Vec<(u16, Value)>,
-        statics: Vec<(u64, Value)>,
-        fields: Vec<(u64, BasicType)>,
+        statics: Vec<(Id, Value)>,
+        fields: Vec<(Id, BasicType)>,
     },
-    Instance(u64, u32, u64, Vec<u8>),
-    ObjArray(u64, u32, u64, Vec<u64>),
-    PrimArray(u64, u32, BasicType, Vec<u8>),
-    NoData(u64, u32, u32, BasicType),
-    Info(u32, u64),
+    Instance(Id, u32, Id, Vec<u8>),
+    ObjArray(Id, u32, Id, Vec<Id>),
+    PrimArray(Id, u32, BasicType, Vec<u8>),
+    NoData(Id, u32, u32, BasicType),
+    Info(u32, Id),
 }
 
 #[derive(Debug, Clone)]
 enum OwnedRec {
-    Utf8(u64, Vec<u8>),
+    Utf8(Id, Vec<u8>),
     LoadClass(LoadClass),
     UnloadClass(u32),
     Frame(Frame),
-    Trace(u32, u32, Vec<u64>),
+    Trace(u32, u32, Vec<Id>),
     AllocSites(u16, u32, u32, u32, u64, u64, Vec<AllocSite>),
     HeapSummary(HeapSummary),
     StartThread(StartThread),
@@ -53,13 +53,17 @@ fn primitive() -> impl Strategy<Value = BasicType> {
     prop::sample::select(&BasicType::ALL[1..])
 }
 
+fn id() -> impl Strategy<Value = Id> {
+    any::<u64>().prop_map(Id)
+}
+
 fn basic() -> impl Strategy<Value = BasicType> {
     prop::sample::select(&BasicType::ALL[..])
 }
 
 fn value() -> impl Strategy<Value = Value> {
     prop_oneof![
-        any::<u64>().prop_map(Value::Object),
+        any::<u64>().prop_map(|n| Value::Object(Id(n))),
         any::<u8>().prop_map(Value::Boolean),
         any::<u16>().prop_map(Value::Char),
         any::<u32>().prop_map(Value::Float),
@@ -72,38 +76,37 @@ fn value() -> impl Strategy<Value = Value> {
 }
 
 fn root() -> impl Strategy<Value = GcRoot> {
-    let id = any::<u64>();
     prop_oneof![
-        id.prop_map(|object_id| GcRoot::Unknown { object_id }),
-        (id, id).prop_map(|(object_id, jni_global_ref_id)| GcRoot::JniGlobal {
+        id().prop_map(|object_id| GcRoot::Unknown { object_id }),
+        (id(), id()).prop_map(|(object_id, jni_global_ref_id)| GcRoot::JniGlobal {
             object_id,
             jni_global_ref_id
         }),
-        (id, any::<u32>(), any::<i32>()).prop_map(|(object_id, thread_serial, frame_number)| {
+        (id(), any::<u32>(), any::<i32>()).prop_map(|(object_id, thread_serial, frame_number)| {
             GcRoot::JniLocal {
                 object_id,
                 thread_serial: ThreadSerial(thread_serial),
                 frame_number,
             }
         }),
-        (id, any::<u32>(), any::<i32>()).prop_map(|(object_id, thread_serial, frame_number)| {
+        (id(), any::<u32>(), any::<i32>()).prop_map(|(object_id, thread_serial, frame_number)| {
             GcRoot::JavaFrame {
                 object_id,
                 thread_serial: ThreadSerial(thread_serial),
                 frame_number,
             }
         }),
-        (id, any::<u32>()).prop_map(|(object_id, thread_serial)| GcRoot::NativeStack {
+        (id(), any::<u32>()).prop_map(|(object_id, thread_serial)| GcRoot::NativeStack {
             object_id,
             thread_serial: ThreadSerial(thread_serial)
         }),
-        id.prop_map(|object_id| GcRoot::StickyClass { object_id }),
-        (id, any::<u32>()).prop_map(|(object_id, thread_serial)| GcRoot::ThreadBlock {
+        id().prop_map(|object_id| GcRoot::StickyClass { object_id }),
+        (id(), any::<u32>()).prop_map(|(object_id, thread_serial)| GcRoot::ThreadBlock {
             object_id,
             thread_serial: ThreadSerial(thread_serial)
         }),
-        id.prop_map(|object_id| GcRoot::MonitorUsed { object_id }),
-        (id, any::<u32>(), any::<u32>()).prop_map(
+        id().prop_map(|object_id| GcRoot::MonitorUsed { object_id }),
+        (id(), any::<u32>(), any::<u32>()).prop_map(
             |(object_id, thread_serial, stack_trace_serial)| {
                 GcRoot::ThreadObject {
                     object_id,
@@ -112,24 +115,23 @@ fn root() -> impl Strategy<Value = GcRoot> {
                 }
             }
         ),
-        id.prop_map(|object_id| GcRoot::InternedString { object_id }),
-        id.prop_map(|object_id| GcRoot::Finalizing { object_id }),
-        id.prop_map(|object_id| GcRoot::Debugger { object_id }),
-        id.prop_map(|object_id| GcRoot::ReferenceCleanup { object_id }),
-        id.prop_map(|object_id| GcRoot::VmInternal { object_id }),
-        (id, any::<u32>(), any::<i32>()).prop_map(|(object_id, thread_serial, stack_depth)| {
+        id().prop_map(|object_id| GcRoot::InternedString { object_id }),
+        id().prop_map(|object_id| GcRoot::Finalizing { object_id }),
+        id().prop_map(|object_id| GcRoot::Debugger { object_id }),
+        id().prop_map(|object_id| GcRoot::ReferenceCleanup { object_id }),
+        id().prop_map(|object_id| GcRoot::VmInternal { object_id }),
+        (id(), any::<u32>(), any::<i32>()).prop_map(|(object_id, thread_serial, stack_depth)| {
             GcRoot::JniMonitor {
                 object_id,
                 thread_serial: ThreadSerial(thread_serial),
                 stack_depth,
             }
         }),
-        id.prop_map(|object_id| GcRoot::Unreachable { object_id }),
+        id().prop_map(|object_id| GcRoot::Unreachable { object_id }),
     ]
 }
 
 fn sub() -> impl Strategy<Value = OwnedSub> {
-    let id = any::<u64>();
     prop_oneof![
         root().prop_map(OwnedSub::Root),
         (
@@ -137,8 +139,8 @@ fn sub() -> impl Strategy<Value = OwnedSub> {
             any::<u32>(),
             any::<u32>(),
             prop::collection::vec((any::<u16>(), value()), 0..4),
-            prop::collection::vec((id, value()), 0..4),
-            prop::collection::vec((id, basic()), 0..6),
+            prop::collection::vec((id(), value()), 0..4),
+            prop::collection::vec((id(), basic()), 0..6),
         )
             .prop_map(
                 |(ids, serial, size, cpool, statics, fields)| OwnedSub::Class {
@@ -151,29 +153,30 @@ fn sub() -> impl Strategy<Value = OwnedSub> {
                 }
             ),
         (
-            id,
+            id(),
             any::<u32>(),
-            id,
+            id(),
             prop::collection::vec(any::<u8>(), 0..40)
         )
             .prop_map(|(a, b, c, d)| OwnedSub::Instance(a, b, c, d)),
-        (id, any::<u32>(), id, prop::collection::vec(id, 0..8))
+        (id(), any::<u32>(), id(), prop::collection::vec(id(), 0..8))
             .prop_map(|(a, b, c, d)| OwnedSub::ObjArray(a, b, c, d)),
-        (id, any::<u32>(), primitive(), 0usize..10, any::<u64>()).prop_map(|(a, b, t, n, seed)| {
-            let size = t.size(IdSize::Four);
-            let data = (0..n * size)
-                .map(|i| (seed >> (i % 8)) as u8 ^ i as u8)
-                .collect();
-            OwnedSub::PrimArray(a, b, t, data)
-        }),
-        (id, any::<u32>(), any::<u32>(), primitive())
+        (id(), any::<u32>(), primitive(), 0usize..10, any::<u64>()).prop_map(
+            |(a, b, t, n, seed)| {
+                let size = t.size(IdSize::Four);
+                let data = (0..n * size)
+                    .map(|i| (seed >> (i % 8)) as u8 ^ i as u8)
+                    .collect();
+                OwnedSub::PrimArray(a, b, t, data)
+            }
+        ),
+        (id(), any::<u32>(), any::<u32>(), primitive())
             .prop_map(|(a, b, c, d)| OwnedSub::NoData(a, b, c, d)),
-        (any::<u32>(), id).prop_map(|(a, b)| OwnedSub::Info(a, b)),
+        (any::<u32>(), id()).prop_map(|(a, b)| OwnedSub::Info(a, b)),
     ]
 }
 
 fn rec() -> impl Strategy<Value = OwnedRec> {
-    let id = any::<u64>();
     let site = (any::<u8>(), any::<[u32; 6]>()).prop_map(|(is_array, v)| AllocSite {
         is_array,
         class_serial: ClassSerial(v[0]),
@@ -184,8 +187,8 @@ fn rec() -> impl Strategy<Value = OwnedRec> {
         instances_allocated: v[5],
     });
     prop_oneof![
-        (id, prop::collection::vec(any::<u8>(), 0..20)).prop_map(|(a, b)| OwnedRec::Utf8(a, b)),
-        (any::<u32>(), id, any::<u32>(), id).prop_map(|(a, b, c, d)| OwnedRec::LoadClass(
+        (id(), prop::collection::vec(any::<u8>(), 0..20)).prop_map(|(a, b)| OwnedRec::Utf8(a, b)),
+        (any::<u32>(), id(), any::<u32>(), id()).prop_map(|(a, b, c, d)| OwnedRec::LoadClass(
             LoadClass {
                 class_serial: ClassSerial(a),
                 class_id: b,
@@ -196,15 +199,19 @@ fn rec() -> impl Strategy<Value = OwnedRec> {
         any::<u32>().prop_map(OwnedRec::UnloadClass),
         (any::<[u64; 4]>(), any::<u32>(), any::<i32>()).prop_map(|(i, class_serial, line)| {
             OwnedRec::Frame(Frame {
-                frame_id: i[0],
-                method_name_id: i[1],
-                method_signature_id: i[2],
-                source_file_id: i[3],
+                frame_id: Id(i[0]),
+                method_name_id: Id(i[1]),
+                method_signature_id: Id(i[2]),
+                source_file_id: Id(i[3]),
                 class_serial: ClassSerial(class_serial),
                 line,
             })
         }),
-        (any::<u32>(), any::<u32>(), prop::collection::vec(id, 0..6))
+        (
+            any::<u32>(),
+            any::<u32>(),
+            prop::collection::vec(id(), 0..6)
+        )
             .prop_map(|(a, b, c)| OwnedRec::Trace(a, b, c)),
         (
             any::<u16>(),
@@ -225,11 +232,11 @@ fn rec() -> impl Strategy<Value = OwnedRec> {
         (any::<u32>(), any::<[u64; 4]>(), any::<u32>()).prop_map(|(a, i, c)| {
             OwnedRec::StartThread(StartThread {
                 thread_serial: ThreadSerial(a),
-                thread_object_id: i[0],
+                thread_object_id: Id(i[0]),
                 stack_trace_serial: StackTraceSerial(c),
-                thread_name_id: i[1],
-                group_name_id: i[2],
-                group_parent_name_id: i[3],
+                thread_name_id: Id(i[1]),
+                group_name_id: Id(i[2]),
+                group_parent_name_id: Id(i[3]),
             })
         }),
         any::<u32>().prop_map(OwnedRec::EndThread),
@@ -258,9 +265,9 @@ fn rec() -> impl Strategy<Value = OwnedRec> {
     ]
 }
 
-fn mask(id: u64, id_size: IdSize) -> u64 {
+fn mask(id: Id, id_size: IdSize) -> Id {
     if id_size == IdSize::Four {
-        id & 0xFFFF_FFFF
+        Id(id.get() & 0xFFFF_FFFF)
     } else {
         id
     }
@@ -475,14 +482,14 @@ fn encode(recs: &[OwnedRec], id_size: IdSize) -> (Vec<u8>, Vec<String>) {
                                 c.push(t.code());
                             }
                             SubRecord::ClassDump(ClassDump {
-                                class_id: m(ids[0]),
+                                class_id: m(Id(ids[0])),
                                 stack_trace_serial: StackTraceSerial(*serial),
-                                super_class_id: m(ids[1]),
-                                class_loader_id: m(ids[2]),
-                                signers_id: m(ids[3]),
-                                protection_domain_id: m(ids[4]),
-                                reserved1: m(ids[5]),
-                                reserved2: m(ids[6]),
+                                super_class_id: m(Id(ids[1])),
+                                class_loader_id: m(Id(ids[2])),
+                                signers_id: m(Id(ids[3])),
+                                protection_domain_id: m(Id(ids[4])),
+                                reserved1: m(Id(ids[5])),
+                                reserved2: m(Id(ids[6])),
                                 instance_size: *size,
                                 constant_pool_len: cpool.len() as u16,
                                 constant_pool: &a,

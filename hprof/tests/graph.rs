@@ -10,9 +10,9 @@
 
 use std::collections::HashSet;
 
-use hprof::binary::GcRoot;
 use hprof::binary::graph::{Graph, NodeIndex, Options, Shallow};
 use hprof::binary::histogram::Histogram;
+use hprof::binary::{GcRoot, Id};
 
 const DUMPS: [&str; 4] = [
     "ahat_test-dump-base_art-host-2025",
@@ -157,7 +157,7 @@ fn counts_agree_with_the_histogram_and_the_root_records() {
         assert_eq!(s.objects, hist.total_instances() + classes, "{name}");
         assert_eq!(s.objects, s.reachable + s.unreachable, "{name}");
         assert_eq!(graph.unreachable().count() as u64, s.unreachable, "{name}");
-        let roots: HashSet<u64> = ix
+        let roots: HashSet<Id> = ix
             .gc_roots()
             .iter()
             .filter(|r| !matches!(r, GcRoot::Unreachable { .. }))
@@ -287,7 +287,7 @@ fn paths_are_shortest_reference_chains_with_names() {
     let data = dump("heapgen_jdk17");
     let graph = Graph::build(&data, Options::default()).unwrap();
     let steps = graph
-        .path_steps(graph.node(4_250_515_200).unwrap())
+        .path_steps(graph.node(Id(4_250_515_200)).unwrap())
         .unwrap();
     assert_eq!(steps[1].via.as_ref().unwrap().to_string(), ".table");
 }
@@ -478,12 +478,12 @@ fn dangling_references_duplicates_and_unknown_classes_are_counted() {
     // 16 (Object[4]) + 4 (instance bytes) + 8 (int[2], the first record) = 28.
     assert_eq!(s.reachable_bytes, 28);
     let top = graph.top_retained(10);
-    assert_eq!(top[0].id, 10);
+    assert_eq!(top[0].id, Id(10));
     assert_eq!((top[0].retained, top[0].retained_objects), (28, 3));
-    assert_eq!(graph.path(graph.node(12).unwrap()).unwrap().len(), 2);
+    assert_eq!(graph.path(graph.node(Id(12)).unwrap()).unwrap().len(), 2);
     assert_eq!(
         graph.unreachable().collect::<Vec<_>>(),
-        [graph.node(13).unwrap()]
+        [graph.node(Id(13)).unwrap()]
     );
 }
 
@@ -545,7 +545,7 @@ fn a_graph_without_roots_says_so_and_stand_in_roots_cover_every_object() {
     assert!(!classes.roots().is_empty());
     for &r in classes.roots() {
         let class_id = ix.id(r).unwrap();
-        assert_eq!(ix.class_dump(class_id).unwrap().class_loader_id, 0);
+        assert_eq!(ix.class_dump(class_id).unwrap().class_loader_id, Id::NULL);
     }
     let everything = Graph::build(
         cut,
@@ -583,11 +583,11 @@ fn a_cycle_without_roots_gets_one_stand_in() {
     use hprof::binary::write::HeapBuilder;
     use hprof::binary::{BasicType, IdSize, Value};
     let mut heap = HeapBuilder::new(IdSize::Eight);
-    heap.class(0x10, "java.lang.Object", 0, &[])
-        .class(0x20, "Ring", 0x10, &[("next", BasicType::Object)])
-        .instance(0x100, 0x20, &[Value::Object(0x101)])
-        .instance(0x101, 0x20, &[Value::Object(0x102)])
-        .instance(0x102, 0x20, &[Value::Object(0x100)]);
+    heap.class(Id(0x10), "java.lang.Object", Id::NULL, &[])
+        .class(Id(0x20), "Ring", Id(0x10), &[("next", BasicType::Object)])
+        .instance(Id(0x100), Id(0x20), &[Value::Object(Id(0x101))])
+        .instance(Id(0x101), Id(0x20), &[Value::Object(Id(0x102))])
+        .instance(Id(0x102), Id(0x20), &[Value::Object(Id(0x100))]);
     let data = heap.build().unwrap();
     let graph = Graph::build(
         &data,
@@ -599,9 +599,9 @@ fn a_cycle_without_roots_gets_one_stand_in() {
     .unwrap();
     assert!(graph.warnings().roots_missing);
     let ix = graph.index();
-    let roots: Vec<u64> = graph.roots().iter().map(|&r| ix.id(r).unwrap()).collect();
+    let roots: Vec<Id> = graph.roots().iter().map(|&r| ix.id(r).unwrap()).collect();
     // The boot classes (loader 0) and the ring's smallest id: every node is then reached.
-    assert_eq!(roots, [0x10, 0x20, 0x100]);
+    assert_eq!(roots, [Id(0x10), Id(0x20), Id(0x100)]);
     assert_eq!(graph.summary().unreachable, 0);
-    assert_eq!(graph.retained_objects(graph.node(0x100).unwrap()), 3);
+    assert_eq!(graph.retained_objects(graph.node(Id(0x100)).unwrap()), 3);
 }

@@ -12,6 +12,7 @@
 use std::collections::HashMap;
 use std::process::Command;
 
+use hprof::binary::Id;
 use hprof::binary::graph::{Graph, Options};
 
 const DUMPS: [&str; 4] = [
@@ -30,13 +31,16 @@ fn dump(name: &str) -> Vec<u8> {
 }
 
 /// (shallow, retained, dominator id, 0 = super-root) of every node in our dominator tree.
-fn ours(graph: &Graph<'_, '_>) -> HashMap<u64, (u64, u64, u64)> {
+fn ours(graph: &Graph<'_, '_>) -> HashMap<Id, (u64, u64, Id)> {
     let ix = graph.index();
     (0..ix.len() as u32)
         .filter(|&v| graph.in_dominator_tree(v))
         .map(|v| {
             let r = graph.retained(v);
-            (r.id, (r.shallow, r.retained, r.dominator.unwrap_or(0)))
+            (
+                r.id,
+                (r.shallow, r.retained, r.dominator.unwrap_or(Id::NULL)),
+            )
         })
         .collect()
 }
@@ -79,12 +83,12 @@ fn ahat_top_300_and_summary_match_committed_ahat_output() {
         for (line, r) in lines.zip(&top) {
             let a: serde_json::Value = serde_json::from_str(line).unwrap();
             let id = a["id"].as_u64().unwrap();
-            assert_eq!(r.id, id, "{name}: rank {n}");
+            assert_eq!(r.id, Id(id), "{name}: rank {n}");
             assert_eq!(r.shallow, a["shallow"].as_u64().unwrap(), "{name} {id}");
             assert_eq!(r.retained, a["retained"].as_u64().unwrap(), "{name} {id}");
             assert_eq!(
-                r.dominator.unwrap_or(0),
-                a["dominator"].as_u64().unwrap(),
+                r.dominator.unwrap_or(Id::NULL),
+                Id(a["dominator"].as_u64().unwrap()),
                 "{name} {id}"
             );
             n += 1;
@@ -129,11 +133,11 @@ fn every_object_matches_ahat_run_now() {
                 continue;
             }
             theirs.insert(
-                f[id_c].parse::<u64>().unwrap(),
+                Id(f[id_c].parse::<u64>().unwrap()),
                 (
                     f[sh_c].parse::<u64>().unwrap(),
                     f[re_c].parse::<u64>().unwrap(),
-                    f[dom_c].parse::<u64>().unwrap(),
+                    Id(f[dom_c].parse::<u64>().unwrap()),
                 ),
             );
         }

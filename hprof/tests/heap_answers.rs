@@ -11,7 +11,7 @@ use hprof::binary::diff::{Census, HeapDiff};
 use hprof::binary::graph::{Graph, NodeClasses, Options, SuspectKind, SuspectOptions, Via};
 use hprof::binary::histogram::Histogram;
 use hprof::binary::write::HeapBuilder;
-use hprof::binary::{BasicType, GcRoot, IdSize, Value};
+use hprof::binary::{BasicType, GcRoot, Id, IdSize, Value};
 
 fn read(path: &str) -> Vec<u8> {
     std::fs::read(format!("{}/tests/data/{path}", env!("CARGO_MANIFEST_DIR"))).unwrap()
@@ -300,45 +300,49 @@ fn kept_classes_and_dominator_chain_paths_give_the_same_answers() {
 fn plugin_dump(loaders: [u64; 2], classes: [u64; 2], counts: [u64; 2], single_by: u64) -> Vec<u8> {
     // Classes first, then objects, as HotSpot writes them.
     let mut heap = HeapBuilder::new(IdSize::Eight);
-    heap.class(0x10, "java.lang.Object", 0, &[])
-        .class(0x11, "java.lang.ClassLoader", 0x10, &[])
-        .class(0x12, "com.example.PluginLoader", 0x11, &[]);
+    heap.class(Id(0x10), "java.lang.Object", Id::NULL, &[])
+        .class(Id(0x11), "java.lang.ClassLoader", Id(0x10), &[])
+        .class(Id(0x12), "com.example.PluginLoader", Id(0x11), &[]);
     for k in 0..2 {
         heap.class_loaded_by(
-            classes[k],
+            Id(classes[k]),
             "com.example.Plugin",
-            0x10,
-            loaders[k],
+            Id(0x10),
+            Id(loaders[k]),
             &[("n", BasicType::Int)],
         );
         heap.root(GcRoot::StickyClass {
-            object_id: classes[k],
+            object_id: Id(classes[k]),
         });
     }
     heap.class_loaded_by(
-        0x70,
+        Id(0x70),
         "com.example.Single",
-        0x10,
-        single_by,
+        Id(0x10),
+        Id(single_by),
         &[("n", BasicType::Int)],
     );
     for &l in &loaders {
-        heap.instance(l, 0x12, &[]);
+        heap.instance(Id(l), Id(0x12), &[]);
         heap.root(GcRoot::JniGlobal {
-            object_id: l,
-            jni_global_ref_id: l,
+            object_id: Id(l),
+            jni_global_ref_id: Id(l),
         });
     }
     let mut next = 0x1000;
     for k in 0..2 {
         for _ in 0..counts[k] {
-            heap.instance(next, classes[k], &[Value::Int(1)]);
-            heap.root(GcRoot::StickyClass { object_id: next });
+            heap.instance(Id(next), Id(classes[k]), &[Value::Int(1)]);
+            heap.root(GcRoot::StickyClass {
+                object_id: Id(next),
+            });
             next += 1;
         }
     }
-    heap.instance(next, 0x70, &[Value::Int(1)]);
-    heap.root(GcRoot::StickyClass { object_id: next });
+    heap.instance(Id(next), Id(0x70), &[Value::Int(1)]);
+    heap.root(GcRoot::StickyClass {
+        object_id: Id(next),
+    });
     heap.build().unwrap()
 }
 
@@ -403,13 +407,13 @@ fn classes_of_one_name_from_several_loaders_are_kept_apart() {
         .map(|r| (r.class_id, r.instances))
         .collect();
     assert_eq!(rows.len(), 2);
-    assert!(rows.contains(&(Some(0x40), 2)) && rows.contains(&(Some(0x41), 4)));
+    assert!(rows.contains(&(Some(Id(0x40)), 2)) && rows.contains(&(Some(Id(0x41)), 4)));
     let suspects = b.leak_suspects(SuspectOptions {
         threshold: 0.0,
         ..SuspectOptions::default()
     });
     // Every instance is a root of its own: each an object suspect, naming its loader.
-    let mut plugins: Vec<(u64, String)> = suspects
+    let mut plugins: Vec<(Id, String)> = suspects
         .iter()
         .filter(|s| s.kind == SuspectKind::Object && s.class_name == "com.example.Plugin")
         .map(|s| {
@@ -422,8 +426,8 @@ fn classes_of_one_name_from_several_loaders_are_kept_apart() {
     assert_eq!(
         plugins,
         [
-            vec![(0x600, loader.clone()); 2],
-            vec![(0x601, loader.clone()); 4]
+            vec![(Id(0x600), loader.clone()); 2],
+            vec![(Id(0x601), loader.clone()); 4]
         ]
         .concat()
     );

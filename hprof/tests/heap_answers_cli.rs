@@ -220,31 +220,31 @@ fn scratch_files_give_the_same_answers_and_leave_nothing_behind() {
 #[test]
 fn heap_diff_names_the_loader_of_a_shared_class_name() {
     use hprof::binary::write::HeapBuilder;
-    use hprof::binary::{BasicType, GcRoot, IdSize, Value};
+    use hprof::binary::{BasicType, GcRoot, Id, IdSize, Value};
     let dump = |loaders: [u64; 2], counts: [u64; 2]| {
         let mut heap = HeapBuilder::new(IdSize::Eight);
-        heap.class(0x10, "java.lang.Object", 0, &[]).class(
-            0x12,
-            "com.example.PluginLoader",
-            0x10,
-            &[],
-        );
+        heap.class(Id(0x10), "java.lang.Object", Id::NULL, &[])
+            .class(Id(0x12), "com.example.PluginLoader", Id(0x10), &[]);
         for (class_id, &loader) in (0x30..).zip(&loaders) {
             heap.class_loaded_by(
-                class_id,
+                Id(class_id),
                 "com.example.Plugin",
-                0x10,
-                loader,
+                Id(0x10),
+                Id(loader),
                 &[("n", BasicType::Int)],
             );
         }
         let mut next = 0x1000;
         for ((class_id, &loader), &count) in (0x30..).zip(&loaders).zip(&counts) {
-            heap.instance(loader, 0x12, &[]);
-            heap.root(GcRoot::StickyClass { object_id: loader });
+            heap.instance(Id(loader), Id(0x12), &[]);
+            heap.root(GcRoot::StickyClass {
+                object_id: Id(loader),
+            });
             for _ in 0..count {
-                heap.instance(next, class_id, &[Value::Int(1)]);
-                heap.root(GcRoot::StickyClass { object_id: next });
+                heap.instance(Id(next), Id(class_id), &[Value::Int(1)]);
+                heap.root(GcRoot::StickyClass {
+                    object_id: Id(next),
+                });
                 next += 1;
             }
         }

@@ -30,8 +30,8 @@ use std::process::ExitCode;
 
 use hprof::binary::write::Writer;
 use hprof::binary::{
-    BasicType, ClassDump, GcRoot, Header, IdList, IdSize, InstanceDump, LoadClass, ObjectArrayDump,
-    PrimitiveArrayDump, Record, SubRecord, Trace, Utf8, Version,
+    BasicType, ClassDump, GcRoot, Header, Id, IdList, IdSize, InstanceDump, LoadClass,
+    ObjectArrayDump, PrimitiveArrayDump, Record, SubRecord, Trace, Utf8, Version,
 };
 use hprof::binary::{ClassSerial, StackTraceSerial, ThreadSerial};
 
@@ -301,9 +301,9 @@ impl<W: Write> Out<W> {
         self.ids.extend_from_slice(tail);
         let data = std::mem::take(&mut self.ids);
         let r = self.sub(&SubRecord::InstanceDump(InstanceDump {
-            object_id: object_id(i),
+            object_id: Id(object_id(i)),
             stack_trace_serial: StackTraceSerial(1),
-            class_id,
+            class_id: Id(class_id),
             data: &data,
         }));
         self.ids = data;
@@ -317,9 +317,9 @@ impl<W: Write> Out<W> {
         }
         let data = std::mem::take(&mut self.ids);
         let r = self.sub(&SubRecord::ObjectArrayDump(ObjectArrayDump {
-            array_id: object_id(i),
+            array_id: Id(object_id(i)),
             stack_trace_serial: StackTraceSerial(1),
-            array_class_id: ARRAY_CLASS,
+            array_class_id: Id(ARRAY_CLASS),
             elements: IdList::new(&data, IdSize::Eight),
         }));
         self.ids = data;
@@ -363,14 +363,14 @@ fn class_dump<'a>(
     static_count: u16,
 ) -> SubRecord<'a> {
     SubRecord::ClassDump(ClassDump {
-        class_id,
+        class_id: Id(class_id),
         stack_trace_serial: StackTraceSerial(1),
-        super_class_id: super_id,
-        class_loader_id: 0,
-        signers_id: 0,
-        protection_domain_id: 0,
-        reserved1: 0,
-        reserved2: 0,
+        super_class_id: Id(super_id),
+        class_loader_id: Id::NULL,
+        signers_id: Id::NULL,
+        protection_domain_id: Id::NULL,
+        reserved1: Id::NULL,
+        reserved2: Id::NULL,
         instance_size,
         constant_pool_len: 0,
         constant_pool: &[],
@@ -533,7 +533,7 @@ fn write_dump<W: Write>(out: W, plan: &Plan, progress: &mut dyn FnMut(u64)) -> i
         w.write_record(
             0,
             &Record::Utf8(Utf8 {
-                id: 0x10_0000 + k as u64,
+                id: Id(0x10_0000 + k as u64),
                 bytes: s.as_bytes(),
             }),
         )?;
@@ -544,9 +544,9 @@ fn write_dump<W: Write>(out: W, plan: &Plan, progress: &mut dyn FnMut(u64)) -> i
             0,
             &Record::LoadClass(LoadClass {
                 class_serial: ClassSerial(serial as u32 + 1),
-                class_id: *id,
+                class_id: Id(*id),
                 stack_trace_serial: StackTraceSerial(1),
-                name_id,
+                name_id: Id(name_id),
             }),
         )?;
     }
@@ -572,18 +572,18 @@ fn write_dump<W: Write>(out: W, plan: &Plan, progress: &mut dyn FnMut(u64)) -> i
     // The roots.
     for k in 0..(classes.len() as u64) {
         let id = classes.get(k as usize).map_or(0, |c| c.0);
-        out.sub(&SubRecord::Root(GcRoot::StickyClass { object_id: id }))?;
+        out.sub(&SubRecord::Root(GcRoot::StickyClass { object_id: Id(id) }))?;
     }
     for t in plan.threads.start..plan.threads.end {
         let serial = (t - plan.threads.start) as u32 + 1;
         out.sub(&SubRecord::Root(GcRoot::ThreadObject {
-            object_id: object_id(t),
+            object_id: Id(object_id(t)),
             thread_serial: ThreadSerial(serial),
             stack_trace_serial: StackTraceSerial(1),
         }))?;
         if plan.general.len() > 0 {
             out.sub(&SubRecord::Root(GcRoot::JavaFrame {
-                object_id: object_id(plan.general.random(mix(plan.seed, t) >> 1)),
+                object_id: Id(object_id(plan.general.random(mix(plan.seed, t) >> 1))),
                 thread_serial: ThreadSerial(serial),
                 frame_number: -1,
             }))?;
@@ -591,15 +591,15 @@ fn write_dump<W: Write>(out: W, plan: &Plan, progress: &mut dyn FnMut(u64)) -> i
     }
     if plan.general.len() > 0 {
         out.sub(&SubRecord::Root(GcRoot::JavaFrame {
-            object_id: object_id(plan.general.start),
+            object_id: Id(object_id(plan.general.start)),
             thread_serial: ThreadSerial(1),
             frame_number: -1,
         }))?;
     }
     if plan.chain.len() > 0 {
         out.sub(&SubRecord::Root(GcRoot::JniGlobal {
-            object_id: object_id(plan.chain.start),
-            jni_global_ref_id: 0x1,
+            object_id: Id(object_id(plan.chain.start)),
+            jni_global_ref_id: Id(0x1),
         }))?;
     }
     out.w.end_heap_dump()?;
@@ -651,7 +651,7 @@ fn write_object<W: Write>(out: &mut Out<W>, plan: &Plan, i: u64) -> io::Result<(
                 .map(|k| b'a' + ((h >> (k % 56)) % 26) as u8)
                 .collect();
             out.sub(&SubRecord::PrimitiveArrayDump(PrimitiveArrayDump {
-                array_id: object_id(i),
+                array_id: Id(object_id(i)),
                 stack_trace_serial: StackTraceSerial(1),
                 element_type: BasicType::Byte,
                 data: &data,

@@ -130,8 +130,8 @@ impl ObjectColumns {
     /// One row, in the current heap.
     #[inline]
     pub(super) fn push(&mut self, row: ObjectRow) {
-        self.id.push(row.id);
-        self.class_id.push(row.class_id);
+        self.id.push(row.id.get());
+        self.class_id.push(row.class_id.get());
         self.kind.push(row.kind.code());
         self.shallow_size.push(row.shallow_size);
         self.array_length.push(row.array_length);
@@ -252,8 +252,8 @@ impl RefColumns {
     /// A reference through field `field` (a code).
     #[inline]
     pub(super) fn push_field(&mut self, from: Id, to: Id, field: u32) {
-        self.from_id.push(from);
-        self.to_id.push(to);
+        self.from_id.push(from.get());
+        self.to_id.push(to.get());
         self.field.push(field);
         self.array_index.push(0);
     }
@@ -261,8 +261,8 @@ impl RefColumns {
     /// A reference from element `index` of an object array.
     #[inline]
     pub(super) fn push_element(&mut self, from: Id, to: Id, index: u32) {
-        self.from_id.push(from);
-        self.to_id.push(to);
+        self.from_id.push(from.get());
+        self.to_id.push(to.get());
         self.field.push(NO_NAME);
         self.array_index.push(index);
     }
@@ -347,11 +347,11 @@ impl RootRows {
             } => (Some(thread_serial), Some(stack_depth), None),
             _ => (None, None, None),
         };
-        self.object_id.append_value(root.object_id());
+        self.object_id.append_value(root.object_id().get());
         self.root_kind.append_value(root_kind(root));
         self.thread_serial.append_option(thread.map(u32::from));
         self.frame.append_option(frame);
-        self.jni_global_ref_id.append_option(jni);
+        self.jni_global_ref_id.append_option(jni.map(Id::get));
         self.heap.append_option(heap);
         self.len += 1;
     }
@@ -360,7 +360,7 @@ impl RootRows {
 impl StringsRows {
     /// One `UTF8` record.
     pub(super) fn push(&mut self, id: Id, value: &str) {
-        self.id.append_value(id);
+        self.id.append_value(id.get());
         self.value.append_value(value);
         self.len += 1;
     }
@@ -382,7 +382,7 @@ impl TraceRows {
             .append_value(frame.stack_trace_serial);
         self.thread_serial.append_value(frame.thread_serial);
         self.depth.append_value(frame.depth);
-        self.frame_id.append_value(frame.frame_id);
+        self.frame_id.append_value(frame.frame_id.get());
         self.len += 1;
     }
 }

@@ -31,11 +31,11 @@ fn read_id(id_size: IdSize, bytes: &[u8], at: usize) -> Option<Id> {
     match id_size {
         IdSize::Four => {
             let b = bytes.get(at..at.checked_add(4)?)?;
-            Some(u64::from(u32::from_be_bytes(b.try_into().ok()?)))
+            Some(Id::from(u32::from_be_bytes(b.try_into().ok()?)))
         }
         IdSize::Eight => {
             let b = bytes.get(at..at.checked_add(8)?)?;
-            Some(u64::from_be_bytes(b.try_into().ok()?))
+            Some(Id(u64::from_be_bytes(b.try_into().ok()?)))
         }
     }
 }
@@ -137,8 +137,8 @@ impl<'a, 's> HeapPass<'a, 's> {
     #[inline]
     pub(super) fn instance_refs(&mut self, i: &InstanceDump<'_>, layout: Layout) {
         for f in self.layouts.fields(layout) {
-            let to = read_id(self.id_size, i.data, f.offset as usize).unwrap_or(0);
-            if to != 0 {
+            let to = read_id(self.id_size, i.data, f.offset as usize).unwrap_or(Id::NULL);
+            if !to.is_null() {
                 self.refs.push_field(i.object_id, to, f.tag);
             }
         }
@@ -180,7 +180,7 @@ impl<'a, 's> HeapPass<'a, 's> {
             offset: at,
         });
         for (index, to) in a.elements.iter().enumerate() {
-            if to != 0 {
+            if !to.is_null() {
                 self.refs.push_element(a.array_id, to, index as u32);
             }
         }
@@ -191,7 +191,7 @@ impl<'a, 's> HeapPass<'a, 's> {
         let size = a.element_type.size(IdSize::Four).max(1);
         self.objects.push(ObjectRow {
             id: a.array_id,
-            class_id: 0,
+            class_id: Id::NULL,
             kind: ObjectKind::PrimitiveArray,
             shallow_size: a.data.len() as u64,
             array_length: (a.data.len() / size) as u32,
@@ -210,7 +210,7 @@ impl<'a, 's> HeapPass<'a, 's> {
                 let size = a.element_type.size(IdSize::Four) as u64;
                 self.objects.push(ObjectRow {
                     id: a.array_id,
-                    class_id: 0,
+                    class_id: Id::NULL,
                     kind: ObjectKind::PrimitiveArray,
                     shallow_size: u64::from(a.length) * size,
                     array_length: a.length,
@@ -237,7 +237,7 @@ impl<'a, 's> HeapPass<'a, 's> {
     fn class_dump(&mut self, c: ClassDump<'a>, at: u64) {
         self.objects.push(ObjectRow {
             id: c.class_id,
-            class_id: self.class_class_id.unwrap_or(0),
+            class_id: self.class_class_id.unwrap_or(Id::NULL),
             kind: ObjectKind::Class,
             shallow_size: 0,
             array_length: 0,
@@ -250,13 +250,13 @@ impl<'a, 's> HeapPass<'a, 's> {
             (c.signers_id, SIGNERS),
             (c.protection_domain_id, PROTECTION_DOMAIN),
         ] {
-            if to != 0 {
+            if !to.is_null() {
                 self.refs.push_field(c.class_id, to, name);
             }
         }
         for st in c.static_fields() {
             if let Value::Object(to) = st.value {
-                if to != 0 {
+                if !to.is_null() {
                     let name = self
                         .refs
                         .intern(self.top.names.string(st.name_id).unwrap_or_default());
@@ -266,7 +266,7 @@ impl<'a, 's> HeapPass<'a, 's> {
         }
         for cp in c.constant_pool() {
             if let Value::Object(to) = cp.value {
-                if to != 0 {
+                if !to.is_null() {
                     let name = format!("<constant_pool[{}]>", cp.index);
                     let name = self.refs.intern(name.as_bytes());
                     self.refs.push_field(c.class_id, to, name);
@@ -338,7 +338,9 @@ impl<'a, 's> HeapPass<'a, 's> {
     /// `CLASS_DUMP`): listed in `classes` at the end, as the histogram names them.
     fn unknown_classes(&self) -> Vec<Id> {
         let known = |id: &Id| {
-            *id == 0 || self.top.load_classes.contains_key(id) || self.class_dumps.contains_key(id)
+            id.is_null()
+                || self.top.load_classes.contains_key(id)
+                || self.class_dumps.contains_key(id)
         };
         // An instance of a class without a dump has no layout, so its class is deferred.
         let mut unknown: Vec<Id> = self
@@ -379,12 +381,18 @@ impl<'a, 's> HeapPass<'a, 's> {
         let mut rows = ClassRows::default();
         for id in ids {
             let dump = self.class_dumps.get(&id);
-            rows.class_id.append_value(id);
+            rows.class_id.append_value(id.get());
             rows.name.append_value(self.top.names.java_name(id));
-            rows.super_id
-                .append_option(dump.map(|c| c.super_class_id).filter(|&s| s != 0));
-            rows.loader_id
-                .append_option(dump.map(|c| c.class_loader_id).filter(|&s| s != 0));
+            rows.super_id.append_option(
+                dump.map(|c| c.super_class_id)
+                    .filter(|s| !s.is_null())
+                    .map(Id::get),
+            );
+            rows.loader_id.append_option(
+                dump.map(|c| c.class_loader_id)
+                    .filter(|s| !s.is_null())
+                    .map(Id::get),
+            );
             rows.instance_size
                 .append_option(dump.map(|c| c.instance_size));
             rows.field_count

@@ -109,7 +109,7 @@ impl TopLevel {
         let mut rows = FrameRows::default();
         let string = |id: Id| self.names.string(id).map(|b| lossy(b).into_owned());
         for f in &self.frames {
-            rows.frame_id.append_value(f.frame_id);
+            rows.frame_id.append_value(f.frame_id.get());
             rows.method_name.append_option(string(f.method_name_id));
             rows.method_signature
                 .append_option(string(f.method_signature_id));

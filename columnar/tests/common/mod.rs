@@ -9,7 +9,7 @@ use hprof::binary::header::{Header, Version};
 use hprof::binary::heap_dump::{ClassDump, InstanceDump, ObjectArrayDump, SubRecord};
 use hprof::binary::records::{Record, Utf8};
 use hprof::binary::types::IdSize;
-use hprof::binary::types::{IdList, StackTraceSerial};
+use hprof::binary::types::{Id, IdList, StackTraceSerial};
 use hprof::binary::write::Writer;
 
 /// Parts kept in memory once committed; `fail_create` makes creating a part fail.
@@ -43,7 +43,7 @@ pub(crate) fn dump(strings: &[(u64, &[u8])], sub_records: &[SubRecord<'_>]) -> V
     };
     let mut w = Writer::new(Vec::new(), &header).unwrap();
     for &(id, bytes) in strings {
-        w.write_record(0, &Record::Utf8(Utf8 { id, bytes }))
+        w.write_record(0, &Record::Utf8(Utf8 { id: Id(id), bytes }))
             .unwrap();
     }
     for s in sub_records {
@@ -66,14 +66,14 @@ pub(crate) fn object_fields(names: &[u64]) -> Vec<u8> {
 /// A class dump with no constants and no statics; `fields` from [`object_fields`].
 pub(crate) fn class_dump(class_id: u64, super_class_id: u64, fields: &[u8]) -> SubRecord<'_> {
     SubRecord::ClassDump(ClassDump {
-        class_id,
+        class_id: Id(class_id),
         stack_trace_serial: StackTraceSerial(0),
-        super_class_id,
-        class_loader_id: 0,
-        signers_id: 0,
-        protection_domain_id: 0,
-        reserved1: 0,
-        reserved2: 0,
+        super_class_id: Id(super_class_id),
+        class_loader_id: Id::NULL,
+        signers_id: Id::NULL,
+        protection_domain_id: Id::NULL,
+        reserved1: Id::NULL,
+        reserved2: Id::NULL,
         instance_size: u32::try_from(fields.len() / 9 * 8).unwrap(),
         constant_pool_len: 0,
         constant_pool: &[],
@@ -88,9 +88,9 @@ pub(crate) fn class_dump(class_id: u64, super_class_id: u64, fields: &[u8]) -> S
 /// An instance of `class_id` with the field bytes `data`.
 pub(crate) fn instance(object_id: u64, class_id: u64, data: &[u8]) -> SubRecord<'_> {
     SubRecord::InstanceDump(InstanceDump {
-        object_id,
+        object_id: Id(object_id),
         stack_trace_serial: StackTraceSerial(0),
-        class_id,
+        class_id: Id(class_id),
         data,
     })
 }
@@ -98,9 +98,9 @@ pub(crate) fn instance(object_id: u64, class_id: u64, data: &[u8]) -> SubRecord<
 /// An object array of `array_class_id` holding the big-endian 8-byte ids `elements`.
 pub(crate) fn object_array(array_id: u64, array_class_id: u64, elements: &[u8]) -> SubRecord<'_> {
     SubRecord::ObjectArrayDump(ObjectArrayDump {
-        array_id,
+        array_id: Id(array_id),
         stack_trace_serial: StackTraceSerial(0),
-        array_class_id,
+        array_class_id: Id(array_class_id),
         elements: IdList::new(elements, IdSize::Eight),
     })
 }

@@ -125,7 +125,7 @@ impl<'a> Cursor<'a> {
     pub fn id(&mut self, expected: &'static str) -> Result<Id> {
         match self.id_size {
             IdSize::Four => self.u4(expected).map(Id::from),
-            IdSize::Eight => self.u8(expected),
+            IdSize::Eight => self.u8(expected).map(Id),
         }
     }
 

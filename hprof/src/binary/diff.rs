@@ -33,15 +33,15 @@
 //! ```
 //! use hprof::binary::diff::{Census, HeapDiff};
 //! use hprof::binary::write::HeapBuilder;
-//! use hprof::binary::{BasicType, GcRoot, IdSize, Value};
+//! use hprof::binary::{BasicType, GcRoot, Id, IdSize, Value};
 //!
 //! let dump = |items: u64| {
 //!     let mut heap = HeapBuilder::new(IdSize::Eight);
-//!     heap.class(0x10, "java.lang.Object", 0, &[])
-//!         .class(0x20, "Item", 0x10, &[("payload", BasicType::Object)]);
+//!     heap.class(Id(0x10), "java.lang.Object", Id::NULL, &[])
+//!         .class(Id(0x20), "Item", Id(0x10), &[("payload", BasicType::Object)]);
 //!     for k in 0..items {
-//!         heap.instance(0x100 + k, 0x20, &[Value::Object(0)])
-//!             .root(GcRoot::StickyClass { object_id: 0x100 + k });
+//!         heap.instance(Id(0x100 + k), Id(0x20), &[Value::Object(Id::NULL)])
+//!             .root(GcRoot::StickyClass { object_id: Id(0x100 + k) });
 //!     }
 //!     heap.build()
 //! };
@@ -209,7 +209,7 @@ const LOADER_FILTER_BITS: u64 = 1 << 16;
 /// Where an object id falls in [`Census::loader_filter`].
 #[inline(always)]
 fn loader_bit(id: Id) -> u64 {
-    (id >> 3) % LOADER_FILTER_BITS
+    (id.0 >> 3) % LOADER_FILTER_BITS
 }
 
 impl Census {
@@ -246,7 +246,7 @@ impl Census {
     /// Notes a class's loader.
     fn class_dump(&mut self, class_id: Id, loader_id: Id) {
         self.class_loaders.insert(class_id, loader_id);
-        if loader_id != 0 && !self.loader_classes.contains_key(&loader_id) {
+        if !loader_id.is_null() && !self.loader_classes.contains_key(&loader_id) {
             self.loader_classes.insert(loader_id, None);
             if self.loader_filter.is_empty() {
                 self.loader_filter = vec![0; (LOADER_FILTER_BITS / 64) as usize];
@@ -260,7 +260,7 @@ impl Census {
 
     /// The class of a loader object, named as a [`DefiningLoader`] names it.
     fn loader_class(&self, loader_id: Id) -> String {
-        if loader_id == 0 {
+        if loader_id.is_null() {
             return BOOTSTRAP.to_owned();
         }
         match self.loader_classes.get(&loader_id) {
@@ -388,7 +388,7 @@ impl Side {
                 let loader_class = loader_classes
                     .entry(loader)
                     .or_insert_with(|| match loader {
-                        0 => BOOTSTRAP.to_owned(),
+                        Id::NULL => BOOTSTRAP.to_owned(),
                         _ => ix
                             .node(loader)
                             .map_or_else(|| UNKNOWN_LOADER.to_owned(), |v| ix.class_name_of(v)),

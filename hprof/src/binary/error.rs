@@ -208,13 +208,13 @@ pub type Result<T> = core::result::Result<T, Error>;
 /// stopped reading: a partial result *and* the reason, not one or the other.
 ///
 /// ```
-/// use hprof::binary::{Header, IdSize, InstanceDump, Histogram, StackTraceSerial, SubRecord, Version};
+/// use hprof::binary::{Header, Id, IdSize, InstanceDump, Histogram, StackTraceSerial, SubRecord, Version};
 /// use hprof::binary::write::Writer;
 /// let header = Header { version: Version::V1_0_2, id_size: IdSize::Eight, timestamp_ms: 0 };
 /// let mut w = Writer::new(Vec::new(), &header)?;
-/// for object_id in 1..=100 {
+/// for object_id in (1..=100).map(Id) {
 ///     let stack_trace_serial = StackTraceSerial(0);
-///     let dump = InstanceDump { object_id, stack_trace_serial, class_id: 7, data: &[0; 4] };
+///     let dump = InstanceDump { object_id, stack_trace_serial, class_id: Id(7), data: &[0; 4] };
 ///     w.write_sub_record(&SubRecord::InstanceDump(dump))?;
 /// }
 /// let file = w.finish()?;

@@ -94,4 +94,30 @@ mod tests {
         // Two maps draw different seeds.
         assert_ne!(state.hash_one(1u64), IdState::default().hash_one(1u64));
     }
+
+    /// An [`Id`] hashes as its number: one `write_u64`, the hasher's fast path (a `write` of
+    /// bytes would fold them one at a time).
+    #[test]
+    fn an_id_hashes_as_one_u64() {
+        #[derive(Default)]
+        struct Calls(Vec<&'static str>);
+        impl Hasher for Calls {
+            fn finish(&self) -> u64 {
+                0
+            }
+            fn write(&mut self, _: &[u8]) {
+                self.0.push("write");
+            }
+            fn write_u64(&mut self, _: u64) {
+                self.0.push("write_u64");
+            }
+        }
+        let mut calls = Calls::default();
+        std::hash::Hash::hash(&Id(0x7f00_1000), &mut calls);
+        assert_eq!(calls.0, ["write_u64"]);
+        let state = IdState::default();
+        for n in [0, 1, 0x7f00_1000, u64::MAX] {
+            assert_eq!(state.hash_one(Id(n)), state.hash_one(n));
+        }
+    }
 }

@@ -42,7 +42,7 @@ struct ClassCounts {
 impl Default for ClassCounts {
     fn default() -> Self {
         ClassCounts {
-            slots: vec![(0, 0, 0); 1024],
+            slots: vec![(Id::NULL, 0, 0); 1024],
             len: 0,
         }
     }
@@ -51,7 +51,7 @@ impl Default for ClassCounts {
 impl ClassCounts {
     #[inline]
     fn slot_of(id: Id, mask: usize) -> usize {
-        (id.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40) as usize & mask
+        (id.0.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40) as usize & mask
     }
 
     #[inline]
@@ -81,7 +81,7 @@ impl ClassCounts {
 
     #[cold]
     fn grow(&mut self) {
-        let bigger = vec![(0, 0, 0); self.slots.len() * 2];
+        let bigger = vec![(Id::NULL, 0, 0); self.slots.len() * 2];
         let old = std::mem::replace(&mut self.slots, bigger);
         self.len = 0;
         for (id, n, b) in old {
@@ -100,13 +100,13 @@ impl ClassCounts {
 /// [`Decoder::decode_with`](super::incremental::Decoder::decode_with), the fast path).
 ///
 /// ```
-/// use hprof::binary::{Header, IdSize, LoadClass, PrimitiveArrayDump, Record, SubRecord};
+/// use hprof::binary::{Header, Id, IdSize, LoadClass, PrimitiveArrayDump, Record, SubRecord};
 /// use hprof::binary::{BasicType, StackTraceSerial, Utf8, Version};
 /// use hprof::binary::write::Writer;
 /// let header = Header { version: Version::V1_0_2, id_size: IdSize::Four, timestamp_ms: 0 };
 /// let mut w = Writer::new(Vec::new(), &header)?;
 /// let array = PrimitiveArrayDump {
-///     array_id: 1,
+///     array_id: Id(1),
 ///     stack_trace_serial: StackTraceSerial(0),
 ///     element_type: BasicType::Int,
 ///     data: &[0; 8],

@@ -74,7 +74,7 @@ impl<'d, D: Fn(Id) -> Option<ClassDump<'d>>> SuperclassChain<D> {
             dump,
             steps: 0,
             classes,
-            tortoise: 0,
+            tortoise: Id::NULL,
             lap: 0,
             power: 1,
             end: None,
@@ -96,7 +96,7 @@ impl<'d, D: Fn(Id) -> Option<ClassDump<'d>>> Iterator for SuperclassChain<D> {
             return None;
         }
         let id = self.next;
-        if id == 0 {
+        if id.is_null() {
             self.end = Some(ChainEnd::Root);
             return None;
         }

@@ -3,8 +3,91 @@
 
 use core::fmt;
 
-/// An object, class, string or frame identifier. Stored as `u64` whatever the file's id size.
-pub type Id = u64;
+/// An object, class, string or frame identifier: the value of a field marked `id` (`hprof.md`
+/// §1.3, §1.5), stored as `u64` whatever the header's id size (4-byte ids widen losslessly).
+///
+/// A type of its own, so an id cannot be mistaken for an offset, a size or a count. It prints
+/// (`Display`, `Debug`, `{:x}`, `{:X}`) and serializes as the bare number; 0 is `null`
+/// ([`Id::NULL`]).
+///
+/// ```
+/// use hprof::binary::Id;
+///
+/// let id = Id::from(0x7f00_1000_u64);
+/// assert_eq!(format!("{id} {id:#x}"), "2130710528 0x7f001000");
+/// assert_eq!(u64::from(id), id.get());
+/// assert!(Id::NULL.is_null() && !id.is_null());
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(transparent))]
+#[repr(transparent)]
+pub struct Id(pub u64);
+
+impl Id {
+    /// The null reference (id 0).
+    pub const NULL: Id = Id(0);
+
+    /// The id as a number.
+    #[inline(always)]
+    #[must_use]
+    pub const fn get(self) -> u64 {
+        self.0
+    }
+
+    /// Whether this is the null reference (id 0).
+    #[inline(always)]
+    #[must_use]
+    pub const fn is_null(self) -> bool {
+        self.0 == 0
+    }
+}
+
+impl From<u64> for Id {
+    #[inline(always)]
+    fn from(n: u64) -> Self {
+        Id(n)
+    }
+}
+
+/// A 4-byte id, widened.
+impl From<u32> for Id {
+    #[inline(always)]
+    fn from(n: u32) -> Self {
+        Id(u64::from(n))
+    }
+}
+
+impl From<Id> for u64 {
+    #[inline(always)]
+    fn from(id: Id) -> u64 {
+        id.0
+    }
+}
+
+impl fmt::Display for Id {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&self.0, f)
+    }
+}
+
+impl fmt::Debug for Id {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&self.0, f)
+    }
+}
+
+impl fmt::LowerHex for Id {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::LowerHex::fmt(&self.0, f)
+    }
+}
+
+impl fmt::UpperHex for Id {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::UpperHex::fmt(&self.0, f)
+    }
+}
 
 /// Defines a serial-number newtype over `u32`: it prints (`Display` and `Debug`) as the bare
 /// number, serializes as one, and converts from and to `u32`.
@@ -263,8 +346,8 @@ impl Value {
 #[inline]
 pub(crate) fn write_id(id: Id, id_size: IdSize, out: &mut Vec<u8>) {
     match id_size {
-        IdSize::Four => out.extend_from_slice(&(id as u32).to_be_bytes()),
-        IdSize::Eight => out.extend_from_slice(&id.to_be_bytes()),
+        IdSize::Four => out.extend_from_slice(&(id.0 as u32).to_be_bytes()),
+        IdSize::Eight => out.extend_from_slice(&id.0.to_be_bytes()),
     }
 }
 
@@ -324,12 +407,35 @@ impl std::fmt::Debug for IdList<'_> {
 
 #[inline]
 fn read_id(b: &[u8]) -> Id {
-    b.iter().fold(0, |acc, &x| (acc << 8) | Id::from(x))
+    Id(b.iter().fold(0, |acc, &x| (acc << 8) | u64::from(x)))
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{ClassSerial, StackTraceSerial, ThreadSerial};
+    use super::{ClassSerial, Id, StackTraceSerial, ThreadSerial};
+
+    #[test]
+    fn ids_print_and_serialize_as_their_number() {
+        let id = Id(0x7f_0000_1000);
+        assert_eq!(
+            format!("{id} {id:?} {id:x} {id:#X} {id:>14}"),
+            "545460850688 545460850688 7f00001000 0x7F00001000   545460850688"
+        );
+        assert_eq!(u64::from(id), 0x7f_0000_1000);
+        assert_eq!(Id::from(7u32), Id(7));
+        assert_eq!(Id::default(), Id::NULL);
+        assert!(Id::NULL.is_null() && !id.is_null());
+        #[cfg(feature = "serde")]
+        {
+            assert_eq!(serde_json::to_string(&id).unwrap(), "545460850688");
+            assert_eq!(serde_json::from_str::<Id>("545460850688").unwrap(), id);
+            let v = super::Value::Object(id);
+            assert_eq!(
+                serde_json::to_string(&v).unwrap(),
+                r#"{"Object":545460850688}"#
+            );
+        }
+    }
 
     #[test]
     fn serials_print_and_serialize_as_their_number() {

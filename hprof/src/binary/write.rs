@@ -259,18 +259,18 @@ pub const DEFAULT_SEGMENT_SIZE: usize = 1 << 20;
 /// segments.
 ///
 /// ```
-/// use hprof::binary::{Header, IdSize, Version, Record, LoadClass, SubRecord, GcRoot};
+/// use hprof::binary::{Header, Id, IdSize, Version, Record, LoadClass, SubRecord, GcRoot};
 /// use hprof::binary::{ClassSerial, StackTraceSerial};
 /// use hprof::binary::write::Writer;
 /// let header = Header { version: Version::V1_0_2, id_size: IdSize::Eight, timestamp_ms: 0 };
 /// let mut w = Writer::new(Vec::new(), &header)?;
 /// w.write_record(0, &Record::LoadClass(LoadClass {
 ///     class_serial: ClassSerial(1),
-///     class_id: 0x10,
+///     class_id: Id(0x10),
 ///     stack_trace_serial: StackTraceSerial(0),
-///     name_id: 0x20,
+///     name_id: Id(0x20),
 /// }))?;
-/// w.write_sub_record(&SubRecord::Root(GcRoot::StickyClass { object_id: 0x10 }))?;
+/// w.write_sub_record(&SubRecord::Root(GcRoot::StickyClass { object_id: Id(0x10) }))?;
 /// let bytes = w.finish()?; // closes the segment and writes HEAP_DUMP_END
 /// let (_, records) = hprof::binary::Records::parse(&bytes)?;
 /// assert_eq!(records.count(), 3);

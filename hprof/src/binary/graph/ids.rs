@@ -39,8 +39,9 @@ pub(crate) struct Ids {
 const DIRECT: u32 = 4096;
 
 impl Ids {
-    /// From sorted, distinct ids (at most `u32::MAX` of them).
-    pub(crate) fn new(sorted: &[Id]) -> Ids {
+    /// From sorted, distinct ids (at most `u32::MAX` of them), as the raw numbers the index
+    /// sorts.
+    pub(crate) fn new(sorted: &[u64]) -> Ids {
         let lo: Vec<u32> = sorted.iter().map(|&id| id as u32).collect();
         let mut runs = Vec::new();
         let mut table = Vec::new();
@@ -118,14 +119,14 @@ impl Ids {
             .partition_point(|r| r.start <= node)
             .checked_sub(1)?;
         let hi = self.runs.get(r)?.hi;
-        Some(u64::from(hi) << 32 | u64::from(lo))
+        Some(Id(u64::from(hi) << 32 | u64::from(lo)))
     }
 
     /// The node with id `id`.
     #[inline]
     pub(crate) fn node(&self, id: Id) -> Option<NodeIndex> {
-        let hi = (id >> 32) as u32;
-        let lo = id as u32;
+        let hi = (id.0 >> 32) as u32;
+        let lo = id.0 as u32;
         let run = match self.runs.as_slice() {
             [only] if only.hi == hi => only,
             runs if !self.direct.is_empty() => {
@@ -155,7 +156,7 @@ impl Ids {
                 .get(r.start as usize..r.end as usize)
                 .unwrap_or_default()
                 .iter()
-                .map(move |&lo| u64::from(r.hi) << 32 | u64::from(lo))
+                .map(move |&lo| Id(u64::from(r.hi) << 32 | u64::from(lo)))
         })
     }
 
@@ -182,10 +183,10 @@ mod tests {
         let ix = Ids::new(&ids);
         assert_eq!(ix.len(), ids.len());
         for (i, &id) in ids.iter().enumerate() {
-            assert_eq!(ix.node(id), Some(i as u32), "{id:#x}");
-            assert_eq!(ix.get(i as u32), Some(id));
+            assert_eq!(ix.node(Id(id)), Some(i as u32), "{id:#x}");
+            assert_eq!(ix.get(i as u32), Some(Id(id)));
         }
-        assert_eq!(ix.iter().collect::<Vec<_>>(), ids);
+        assert_eq!(ix.iter().map(Id::get).collect::<Vec<_>>(), ids);
         for id in [
             0,
             4,
@@ -195,9 +196,9 @@ mod tests {
             0x6_ffff_ffff,
             u64::MAX - 1,
         ] {
-            assert_eq!(ix.node(id), None, "{id:#x}");
+            assert_eq!(ix.node(Id(id)), None, "{id:#x}");
         }
         assert_eq!(ix.get(ids.len() as u32), None);
-        assert_eq!(Ids::new(&[]).node(5), None);
+        assert_eq!(Ids::new(&[]).node(Id(5)), None);
     }
 }

@@ -80,22 +80,22 @@
 //! ```
 //! use hprof::binary::graph::{Graph, Options};
 //! use hprof::binary::write::HeapBuilder;
-//! use hprof::binary::{BasicType, GcRoot, IdSize, Value};
+//! use hprof::binary::{BasicType, GcRoot, Id, IdSize, Value};
 //!
 //! // A class `Cache` whose static field `INSTANCE` holds a cache of three 1000-byte items.
 //! let mut heap = HeapBuilder::new(IdSize::Eight);
-//! heap.class(0x10, "java.lang.Object", 0, &[])
-//!     .class_with_statics(0x20, "com.example.Cache", 0x10,
-//!         &[("items", BasicType::Object)], &[("INSTANCE", Value::Object(0x100))])
-//!     .class(0x30, "[Ljava.lang.Object;", 0x10, &[])
-//!     .class(0x40, "com.example.Item", 0x10, &[("payload", BasicType::Object)])
-//!     .instance(0x100, 0x20, &[Value::Object(0x200)])
-//!     .object_array(0x200, 0x30, &[0x300, 0x301, 0x302]);
+//! heap.class(Id(0x10), "java.lang.Object", Id::NULL, &[])
+//!     .class_with_statics(Id(0x20), "com.example.Cache", Id(0x10),
+//!         &[("items", BasicType::Object)], &[("INSTANCE", Value::Object(Id(0x100)))])
+//!     .class(Id(0x30), "[Ljava.lang.Object;", Id(0x10), &[])
+//!     .class(Id(0x40), "com.example.Item", Id(0x10), &[("payload", BasicType::Object)])
+//!     .instance(Id(0x100), Id(0x20), &[Value::Object(Id(0x200))])
+//!     .object_array(Id(0x200), Id(0x30), &[Id(0x300), Id(0x301), Id(0x302)]);
 //! for k in 0..3 {
-//!     heap.instance(0x300 + k, 0x40, &[Value::Object(0x400 + k)])
-//!         .primitive_array(0x400 + k, BasicType::Byte, &[0; 1000]);
+//!     heap.instance(Id(0x300 + k), Id(0x40), &[Value::Object(Id(0x400 + k))])
+//!         .primitive_array(Id(0x400 + k), BasicType::Byte, &[0; 1000]);
 //! }
-//! heap.root(GcRoot::StickyClass { object_id: 0x20 });
+//! heap.root(GcRoot::StickyClass { object_id: Id(0x20) });
 //! let data = heap.build()?;
 //!
 //! let graph = Graph::build(&data, Options::default())?;
@@ -474,7 +474,7 @@ impl<'a, 'f> Graph<'a, 'f> {
     pub fn retained(&self, node: NodeIndex) -> Retained {
         Retained {
             node,
-            id: self.index.id(node).unwrap_or(0),
+            id: self.index.id(node).unwrap_or_default(),
             shallow: self.shallow_size(node),
             retained: self.retained_size(node),
             retained_objects: self.retained_objects(node),

@@ -3,6 +3,7 @@
 //! found on demand by decoding the parent's sub-record again.
 
 use super::super::error::Result;
+use super::super::types::Id;
 use super::EdgePolicy;
 use super::edges::{Edges, Via};
 use super::index::ObjectIndex;
@@ -81,7 +82,7 @@ pub struct PathStep {
     /// The node.
     pub node: NodeIndex,
     /// Its object id.
-    pub id: u64,
+    pub id: Id,
     /// How it references the next node of the path (`None` for the last).
     pub via: Option<Via>,
 }
@@ -113,7 +114,7 @@ pub(crate) fn steps(
 ) -> Vec<PathStep> {
     let mut out = Vec::with_capacity(nodes.len());
     for (k, &v) in nodes.iter().enumerate() {
-        let id = ix.id(v).unwrap_or(0);
+        let id = ix.id(v).unwrap_or_default();
         let via = nodes.get(k + 1).and_then(|&next| {
             let target = ix.id(next)?;
             let mut found = None;

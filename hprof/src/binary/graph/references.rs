@@ -55,8 +55,10 @@ fn read_id(b: &[u8], id_size: IdSize) -> Id {
     match id_size {
         IdSize::Four => b
             .first_chunk::<4>()
-            .map_or(0, |a| Id::from(u32::from_be_bytes(*a))),
-        IdSize::Eight => b.first_chunk::<8>().map_or(0, |a| u64::from_be_bytes(*a)),
+            .map_or(Id::NULL, |a| Id::from(u32::from_be_bytes(*a))),
+        IdSize::Eight => b
+            .first_chunk::<8>()
+            .map_or(Id::NULL, |a| Id(u64::from_be_bytes(*a))),
     }
 }
 
@@ -91,7 +93,7 @@ pub(crate) fn for_each_reference<const NAMES: bool>(
                             break;
                         };
                         let id = read_id(b, id_size);
-                        if id != 0 {
+                        if !id.is_null() {
                             let via = if NAMES {
                                 Via::Field(field_name(ix, i.class_id, k))
                             } else {
@@ -106,13 +108,13 @@ pub(crate) fn for_each_reference<const NAMES: bool>(
                 }
                 None => stats.unknown_class = true,
             }
-            if !ahat && i.class_id != 0 {
+            if !ahat && !i.class_id.is_null() {
                 out(i.class_id, false, Via::Class);
             }
         }
         SubRecord::ObjectArrayDump(a) => {
             elements::<NAMES>(a.elements, &mut out);
-            if !ahat && a.array_class_id != 0 {
+            if !ahat && !a.array_class_id.is_null() {
                 out(a.array_class_id, false, Via::Class);
             }
         }
@@ -124,13 +126,13 @@ pub(crate) fn for_each_reference<const NAMES: bool>(
                     (c.signers_id, Via::Signers),
                     (c.protection_domain_id, Via::ProtectionDomain),
                 ] {
-                    if id != 0 {
+                    if !id.is_null() {
                         out(id, false, via);
                     }
                 }
             }
             for s in c.static_fields() {
-                if let Some(id) = s.value.as_object().filter(|&id| id != 0) {
+                if let Some(id) = s.value.as_object().filter(|id| !id.is_null()) {
                     let via = if NAMES {
                         Via::StaticField(name_of(ix, s.name_id))
                     } else {
@@ -141,7 +143,7 @@ pub(crate) fn for_each_reference<const NAMES: bool>(
             }
             if !ahat {
                 for e in c.constant_pool() {
-                    if let Some(id) = e.value.as_object().filter(|&id| id != 0) {
+                    if let Some(id) = e.value.as_object().filter(|id| !id.is_null()) {
                         out(id, false, Via::ConstantPool(e.index));
                     }
                 }
@@ -154,7 +156,7 @@ pub(crate) fn for_each_reference<const NAMES: bool>(
 
 fn elements<const NAMES: bool>(list: IdList<'_>, out: &mut impl FnMut(Id, bool, Via)) {
     for (k, id) in list.iter().enumerate() {
-        if id != 0 {
+        if !id.is_null() {
             let via = if NAMES {
                 Via::Element(k as u64)
             } else {

@@ -3,7 +3,7 @@
 //! size of every class.
 
 use super::super::heap_dump::SubRecord;
-use super::super::types::IdSize;
+use super::super::types::{Id, IdSize};
 use super::NONE;
 use super::dominators::DominatorTree;
 use super::index::ObjectIndex;
@@ -144,7 +144,7 @@ pub struct ClassRetained {
     /// The class name (as [`ObjectIndex::class_name_of`] spells it).
     pub class_name: String,
     /// The class object id (`None` for primitive arrays and `java.lang.Class`).
-    pub class_id: Option<u64>,
+    pub class_id: Option<Id>,
     /// Instances in the dominator tree.
     pub instances: u64,
     /// Their shallow sizes.

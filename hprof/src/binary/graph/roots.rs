@@ -91,7 +91,7 @@ pub fn group_roots(ix: &ObjectIndex<'_>) -> Vec<RootGroup> {
             root: *r,
             node: ix.node(r.object_id()),
             thread_serial,
-            thread_object: thread.map(|t| t.0).filter(|&id| id != 0),
+            thread_object: thread.map(|t| t.0).filter(|id| !id.is_null()),
             frame_number,
             frame_id,
         };
@@ -114,7 +114,7 @@ pub(crate) fn root_nodes(ix: &ObjectIndex<'_>) -> (Vec<NodeIndex>, u64) {
     let mut dangling = 0;
     for r in ix.gc_roots().iter().filter(|r| is_graph_root(r)) {
         let id = r.object_id();
-        if id == 0 {
+        if id.is_null() {
             continue;
         }
         match ix.node(id) {
@@ -161,7 +161,7 @@ pub(crate) fn stand_in_roots(
                     && ix
                         .id(v)
                         .and_then(|id| ix.class_dump(id))
-                        .is_some_and(|c| c.class_loader_id == 0)
+                        .is_some_and(|c| c.class_loader_id.is_null())
             })
             .collect(),
     };

@@ -61,7 +61,7 @@ impl ObjectIndex<'_> {
                 at.and_then(|a| s.data.get(a..a + len))
                     .map(|b| b.iter().fold(0u64, |x, &y| x << 8 | u64::from(y)))
             };
-            let Some(value) = field(layout.value, id_size) else {
+            let Some(value) = field(layout.value, id_size).map(Id) else {
                 continue;
             };
             let Some(array) = self.node(value) else {

@@ -211,14 +211,14 @@ impl<'a, 'b> Part<'a, 'b> {
     fn id(&mut self, id: Id, at: u64) {
         if self.ascending {
             let prev = self.count.checked_sub(1).and_then(|k| self.ids.get(k));
-            if prev.is_some_and(|&p| p >= id) {
+            if prev.is_some_and(|&p| p >= id.0) {
                 self.ascending = false;
             } else if let Some(slot) = self.offsets.get_mut(self.count) {
                 *slot = at;
             }
         }
         if let Some(slot) = self.ids.get_mut(self.count) {
-            *slot = id;
+            *slot = id.0;
             self.count += 1;
         }
     }

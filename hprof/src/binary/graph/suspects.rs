@@ -57,7 +57,7 @@ pub struct NamedNode {
     /// The node.
     pub node: NodeIndex,
     /// Its object id.
-    pub id: u64,
+    pub id: Id,
     /// How a person names it ([`ObjectIndex::display_name`](super::ObjectIndex::display_name)).
     pub class_name: String,
     /// Its retained size.
@@ -71,7 +71,7 @@ pub struct NamedStep {
     /// The node.
     pub node: NodeIndex,
     /// Its object id.
-    pub id: u64,
+    pub id: Id,
     /// How a person names it (`class com.example.Cache` for a class object).
     pub class_name: String,
     /// How it references the next step (`None` for the last): a field, a static field of a
@@ -85,7 +85,7 @@ pub struct NamedStep {
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct NamedLoader {
     /// The loader object's id (0: the boot loader).
-    pub id: u64,
+    pub id: Id,
     /// Its class (`<bootstrap>` for the boot loader, `<unknown>` when the dump has no object
     /// of that id).
     pub class_name: String,
@@ -320,7 +320,7 @@ impl Graph<'_, '_> {
     fn named(&self, v: NodeIndex) -> NamedNode {
         NamedNode {
             node: v,
-            id: self.index.id(v).unwrap_or(0),
+            id: self.index.id(v).unwrap_or_default(),
             class_name: self.index.display_name(v),
             retained: self.retained_size(v),
         }
@@ -441,7 +441,7 @@ impl Graph<'_, '_> {
         let class_id = class_id.filter(|id| shared.contains(id))?;
         let id = self.index.class_dump(class_id)?.class_loader_id;
         let class_name = match id {
-            0 => "<bootstrap>".to_owned(),
+            Id::NULL => "<bootstrap>".to_owned(),
             _ => self
                 .index
                 .node(id)
@@ -571,7 +571,7 @@ mod tests {
     #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
 
     use super::super::super::heap_dump::GcRoot;
-    use super::super::super::types::{BasicType, IdSize, Value};
+    use super::super::super::types::{BasicType, Id, IdSize, Value};
     use super::super::super::write::HeapBuilder;
     use super::super::{Graph, NodeIndex, Options, paths};
     use super::IN_MEMORY;
@@ -579,21 +579,22 @@ mod tests {
     /// Objects with two references each to later objects, a few of them roots.
     fn tangle(n: u64) -> Vec<u8> {
         let mut heap = HeapBuilder::new(IdSize::Eight);
-        heap.class(0x10, "java.lang.Object", 0, &[]).class(
-            0x20,
-            "Node",
-            0x10,
-            &[("a", BasicType::Object), ("b", BasicType::Object)],
-        );
-        let id = |k: u64| 0x1000 + k;
+        heap.class(Id(0x10), "java.lang.Object", Id::NULL, &[])
+            .class(
+                Id(0x20),
+                "Node",
+                Id(0x10),
+                &[("a", BasicType::Object), ("b", BasicType::Object)],
+            );
+        let id = |k: u64| Id(0x1000 + k);
         for k in 0..n {
             let pick = |salt: u64| {
                 let r = (k * 2_654_435_761 + salt * 40_503) % 7 + 1;
-                if k + r < n { id(k + r) } else { 0 }
+                if k + r < n { id(k + r) } else { Id::NULL }
             };
             heap.instance(
                 id(k),
-                0x20,
+                Id(0x20),
                 &[Value::Object(pick(1)), Value::Object(pick(2))],
             );
             if k % 9 == 0 {

@@ -154,12 +154,12 @@ fn deep_chain_needs_no_recursion() {
 #[test]
 fn past_the_node_limit_is_an_error_naming_count_and_limit() {
     use super::super::write::HeapBuilder;
-    use super::super::{Error, IdSize};
+    use super::super::{Error, Id, IdSize};
     use super::index::{MAX_NODES, ObjectIndex};
     let mut heap = HeapBuilder::new(IdSize::Eight);
-    heap.class(0x10, "java.lang.Object", 0, &[])
-        .instance(0x100, 0x10, &[])
-        .instance(0x101, 0x10, &[]);
+    heap.class(Id(0x10), "java.lang.Object", Id::NULL, &[])
+        .instance(Id(0x100), Id(0x10), &[])
+        .instance(Id(0x101), Id(0x10), &[]);
     let data = heap.build().unwrap();
     // Three nodes: the class and two instances.
     assert_eq!(
@@ -178,7 +178,7 @@ fn past_the_node_limit_is_an_error_naming_count_and_limit() {
 #[test]
 fn the_reference_bound_follows_the_bytes_not_the_longest_instance() {
     use super::super::write::HeapBuilder;
-    use super::super::{BasicType, IdSize, Value};
+    use super::super::{BasicType, Id, IdSize, Value};
     use super::index::ObjectIndex;
     // One instance with 100 object fields, then 1000 instances of the same class with no
     // field bytes: a bound by the class layout alone would reserve 1001 × 101 references.
@@ -187,11 +187,11 @@ fn the_reference_bound_follows_the_bytes_not_the_longest_instance() {
         .collect();
     let fields: Vec<(&str, BasicType)> = fields.iter().map(|(n, t)| (n.as_str(), *t)).collect();
     let mut heap = HeapBuilder::new(IdSize::Eight);
-    heap.class(0x10, "java.lang.Object", 0, &[])
-        .class(0x20, "Wide", 0x10, &fields)
-        .instance(0x100, 0x20, &[Value::Object(0); 100]);
+    heap.class(Id(0x10), "java.lang.Object", Id::NULL, &[])
+        .class(Id(0x20), "Wide", Id(0x10), &fields)
+        .instance(Id(0x100), Id(0x20), &[Value::Object(Id::NULL); 100]);
     for k in 0..1000 {
-        heap.instance(0x1000 + k, 0x20, &[]);
+        heap.instance(Id(0x1000 + k), Id(0x20), &[]);
     }
     let data = heap.build().unwrap();
     let ix = ObjectIndex::build(&data).unwrap();

@@ -12,7 +12,7 @@ fn id_n<const N: usize>(c: &mut Cursor<'_>, what: &'static str) -> Result<Id> {
     if N == 4 {
         c.u4(what).map(Id::from)
     } else {
-        c.u8(what)
+        c.u8(what).map(Id)
     }
 }
 
@@ -36,7 +36,7 @@ pub(crate) fn be_id<const N: usize, const L: usize>(h: &[u8; L], i: usize) -> Id
         if let Some(s) = h.get(i..i + 8) {
             b.copy_from_slice(s);
         }
-        u64::from_be_bytes(b)
+        Id(u64::from_be_bytes(b))
     }
 }
 

@@ -14,22 +14,22 @@ use crate::binary::types::{ClassSerial, Id, StackTraceSerial};
 /// The one-pass index of a dump held in memory.
 ///
 /// ```
-/// use hprof::binary::{ClassSerial, GcRoot, Header, IdSize, LoadClass, Record, StackTraceSerial};
+/// use hprof::binary::{ClassSerial, GcRoot, Header, Id, IdSize, LoadClass, Record, StackTraceSerial};
 /// use hprof::binary::{SubRecord, Utf8, Version};
 /// use hprof::binary::index::Index;
 /// use hprof::binary::write::Writer;
 /// let header = Header { version: Version::V1_0_2, id_size: IdSize::Eight, timestamp_ms: 0 };
 /// let mut w = Writer::new(Vec::new(), &header)?;
-/// w.write_record(0, &Record::Utf8(Utf8 { id: 0x20, bytes: b"java/util/HashMap" }))?;
+/// w.write_record(0, &Record::Utf8(Utf8 { id: Id(0x20), bytes: b"java/util/HashMap" }))?;
 /// let (class_serial, stack_trace_serial) = (ClassSerial(1), StackTraceSerial(0));
-/// let load = LoadClass { class_serial, class_id: 0x10, stack_trace_serial, name_id: 0x20 };
+/// let load = LoadClass { class_serial, class_id: Id(0x10), stack_trace_serial, name_id: Id(0x20) };
 /// w.write_record(0, &Record::LoadClass(load))?;
-/// w.write_sub_record(&SubRecord::Root(GcRoot::StickyClass { object_id: 0x10 }))?;
+/// w.write_sub_record(&SubRecord::Root(GcRoot::StickyClass { object_id: Id(0x10) }))?;
 /// let data = w.finish()?;
 ///
 /// let index = Index::build(&data)?;
-/// assert_eq!(index.class_name(0x10).as_deref(), Some("java.util.HashMap"));
-/// assert_eq!(index.roots(), [GcRoot::StickyClass { object_id: 0x10 }]);
+/// assert_eq!(index.class_name(Id(0x10)).as_deref(), Some("java.util.HashMap"));
+/// assert_eq!(index.roots(), [GcRoot::StickyClass { object_id: Id(0x10) }]);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Debug, Clone)]

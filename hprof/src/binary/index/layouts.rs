@@ -179,17 +179,17 @@ const CACHED_FIELDS: usize = 1 << 18;
 /// walks the superclass chain and looks up every field name again for each one.
 ///
 /// ```
-/// use hprof::binary::{BasicType, IdSize, Index, SubRecord, Value};
+/// use hprof::binary::{BasicType, Id, IdSize, Index, SubRecord, Value};
 /// use hprof::binary::write::HeapBuilder;
 ///
 /// // A dump's bytes (`std::fs::read` or a memory map); here 2,000 points of a known shape.
 /// let mut heap = HeapBuilder::new(IdSize::Eight);
-/// heap.class(0x10, "java.lang.Object", 0, &[])
-///     .class(0x20, "com.example.Point", 0x10, &[("x", BasicType::Int), ("y", BasicType::Int)])
-///     .class(0x30, "com.example.Point3", 0x20, &[("z", BasicType::Int)]);
+/// heap.class(Id(0x10), "java.lang.Object", Id::NULL, &[])
+///     .class(Id(0x20), "com.example.Point", Id(0x10), &[("x", BasicType::Int), ("y", BasicType::Int)])
+///     .class(Id(0x30), "com.example.Point3", Id(0x20), &[("z", BasicType::Int)]);
 /// for k in 0..1000 {
-///     heap.instance(0x1000 + k, 0x20, &[Value::Int(1), Value::Int(2)])
-///         .instance(0x9000 + k, 0x30, &[Value::Int(3), Value::Int(1), Value::Int(2)]);
+///     heap.instance(Id(0x1000 + k), Id(0x20), &[Value::Int(1), Value::Int(2)])
+///         .instance(Id(0x9000 + k), Id(0x30), &[Value::Int(3), Value::Int(1), Value::Int(2)]);
 /// }
 /// let data = heap.build()?;
 /// let index = Index::build(&data)?;

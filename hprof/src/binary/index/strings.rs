@@ -84,7 +84,7 @@ impl<'a> Index<'a> {
                     let value = l
                         .field(&i, id_size, "value")
                         .and_then(|v| v.as_object())
-                        .unwrap_or(0);
+                        .unwrap_or_default();
                     wanted.entry(value).or_default().push((
                         i.object_id,
                         int("coder"),

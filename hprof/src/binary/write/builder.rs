@@ -17,15 +17,15 @@ use super::Writer;
 /// objects and roots in the order they were added, and `HEAP_DUMP_END`.
 ///
 /// ```
-/// use hprof::binary::{BasicType, GcRoot, Histogram, IdSize, Value};
+/// use hprof::binary::{BasicType, GcRoot, Histogram, Id, IdSize, Value};
 /// use hprof::binary::write::HeapBuilder;
 ///
 /// let mut heap = HeapBuilder::new(IdSize::Eight);
-/// heap.class(0x10, "java.lang.Object", 0, &[])
-///     .class(0x20, "com.example.Node", 0x10, &[("next", BasicType::Object), ("size", BasicType::Int)])
-///     .instance(0x100, 0x20, &[Value::Object(0x101), Value::Int(7)])
-///     .instance(0x101, 0x20, &[Value::Object(0), Value::Int(8)])
-///     .root(GcRoot::StickyClass { object_id: 0x20 });
+/// heap.class(Id(0x10), "java.lang.Object", Id::NULL, &[])
+///     .class(Id(0x20), "com.example.Node", Id(0x10), &[("next", BasicType::Object), ("size", BasicType::Int)])
+///     .instance(Id(0x100), Id(0x20), &[Value::Object(Id(0x101)), Value::Int(7)])
+///     .instance(Id(0x101), Id(0x20), &[Value::Object(Id::NULL), Value::Int(8)])
+///     .root(GcRoot::StickyClass { object_id: Id(0x20) });
 /// let data = heap.build()?;
 /// let histogram = Histogram::parse(&data)?;
 /// assert!(histogram.rows().iter().any(|r| r.class_name == "com.example.Node" && r.instances == 2));
@@ -53,7 +53,7 @@ impl HeapBuilder {
             load_classes: Vec::new(),
             sub_records: Vec::new(),
             // String ids live in their own space, far from object ids.
-            next_string: 0x7000_0000,
+            next_string: Id(0x7000_0000),
         }
     }
 
@@ -62,7 +62,7 @@ impl HeapBuilder {
             return *id;
         }
         let id = self.next_string;
-        self.next_string += 1;
+        self.next_string = Id(id.get() + 1);
         self.strings.push((id, text.to_owned()));
         id
     }
@@ -95,7 +95,7 @@ impl HeapBuilder {
         fields: &[(&str, BasicType)],
         statics: &[(&str, Value)],
     ) -> &mut HeapBuilder {
-        self.class_dump(class_id, name, super_id, 0, fields, statics)
+        self.class_dump(class_id, name, super_id, Id::NULL, fields, statics)
     }
 
     /// [`class`](HeapBuilder::class) defined by the class loader object `loader_id` (0, as
@@ -143,10 +143,10 @@ impl HeapBuilder {
             stack_trace_serial: StackTraceSerial(0),
             super_class_id: super_id,
             class_loader_id: loader_id,
-            signers_id: 0,
-            protection_domain_id: 0,
-            reserved1: 0,
-            reserved2: 0,
+            signers_id: Id::NULL,
+            protection_domain_id: Id::NULL,
+            reserved1: Id::NULL,
+            reserved2: Id::NULL,
             instance_size: u32::try_from(instance_size).unwrap_or(u32::MAX),
             constant_pool_len: 0,
             constant_pool: &[],
