@@ -7,7 +7,7 @@
 use super::super::hash::IdMap;
 use super::super::heap_dump::SubRecord;
 use super::super::types::{BasicType, Id};
-use super::index::ObjectIndex;
+use super::objects::ObjectIndex;
 use super::{NONE, NodeIndex};
 
 /// Whether the graph keeps the class of every node from its build (see
@@ -30,7 +30,7 @@ pub enum NodeClasses {
 pub(crate) enum NodeClass {
     /// An instance or object array of the class with this id.
     Id(Id),
-    /// An instance of the class with this number (its [`ClassInfo::number`](super::index::ClassInfo)).
+    /// An instance of the class with this number (its [`ClassInfo::number`](super::objects::ClassInfo)).
     Number(u32),
     /// A primitive array of this element type code.
     Primitive(u8),

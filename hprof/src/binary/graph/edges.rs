@@ -4,7 +4,7 @@
 
 use super::super::error::Result;
 use super::classes::ClassNumbers;
-use super::index::ObjectIndex;
+use super::objects::ObjectIndex;
 pub use super::references::Via;
 use super::references::for_each_reference;
 use super::scratch::{self, Array, Scratch};

@@ -67,7 +67,7 @@
 //!
 //! So `N` objects and `R` references need about `21·N` bytes of memory and `20·N + 8·R` of
 //! scratch: a billion objects with two references each, 21 GB of memory and 36 GB of scratch
-//! files. Node indices are `u32`: up to [`index::MAX_NODES`] (2^32 − 2) objects; more is
+//! files. Node indices are `u32`: up to [`objects::MAX_NODES`] (2^32 − 2) objects; more is
 //! [`Error::TooManyObjects`](super::Error::TooManyObjects). Reference counts, offsets and
 //! retained sizes are 64-bit.
 //!
@@ -137,7 +137,7 @@ pub mod classes;
 pub mod dominators;
 pub mod edges;
 mod ids;
-pub mod index;
+pub mod objects;
 mod options;
 pub mod paths;
 mod references;
@@ -156,7 +156,7 @@ use classes::ClassNumbers;
 pub use classes::NodeClasses;
 use dominators::{DominatorTree, WeakEdges};
 pub use edges::{Edges, Via};
-pub use index::{Lookup, NodeKind, ObjectIndex};
+pub use objects::{Lookup, NodeKind, ObjectIndex};
 pub use options::{EdgePolicy, Options, Warnings};
 pub use paths::PathStep;
 pub use retained::{ClassRetained, Shallow};
@@ -235,7 +235,7 @@ impl<'a, 'f> Graph<'a, 'f> {
     ///
     /// # Errors
     /// When `data` is not an HPROF dump at all (header errors), holds more than
-    /// [`index::MAX_NODES`] objects, or the scratch storage fails; damage further in is
+    /// [`objects::MAX_NODES`] objects, or the scratch storage fails; damage further in is
     /// reported in [`Graph::warnings`].
     pub fn build(data: &'a [u8], options: Options<'f>) -> Result<Graph<'a, 'f>> {
         Graph::build_with_progress(data, options, &mut |_| {})
@@ -252,7 +252,7 @@ impl<'a, 'f> Graph<'a, 'f> {
     ) -> Result<Graph<'a, 'f>> {
         progress("index");
         let index =
-            ObjectIndex::build_limited(data, options.scratch, index::MAX_NODES, options.threads)?;
+            ObjectIndex::build_limited(data, options.scratch, objects::MAX_NODES, options.threads)?;
         Graph::from_index(index, options, progress)
     }
 

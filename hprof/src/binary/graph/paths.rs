@@ -6,7 +6,7 @@ use super::super::error::Result;
 use super::super::types::Id;
 use super::EdgePolicy;
 use super::edges::{Edges, Via};
-use super::index::ObjectIndex;
+use super::objects::ObjectIndex;
 use super::references::for_each_reference;
 use super::scratch::{self, Array, Scratch};
 use super::{NONE, NodeIndex};

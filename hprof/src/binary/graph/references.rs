@@ -6,7 +6,7 @@ use super::super::heap_dump::SubRecord;
 use super::super::layout::SuperclassChain;
 use super::super::types::{BasicType, Id, IdList, IdSize};
 use super::classes::NodeClass;
-use super::index::ObjectIndex;
+use super::objects::ObjectIndex;
 use super::{EdgePolicy, NodeIndex};
 
 /// What an outgoing reference goes through.

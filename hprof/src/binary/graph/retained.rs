@@ -6,7 +6,7 @@ use super::super::heap_dump::SubRecord;
 use super::super::types::{Id, IdSize};
 use super::NONE;
 use super::dominators::DominatorTree;
-use super::index::ObjectIndex;
+use super::objects::ObjectIndex;
 use super::suspects::Children;
 use super::{Graph, NodeIndex};
 

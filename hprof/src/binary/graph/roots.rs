@@ -7,7 +7,7 @@ use super::super::heap_dump::GcRoot;
 use super::super::types::{Id, StackTraceSerial, ThreadSerial};
 use super::NodeIndex;
 use super::edges::Edges;
-use super::index::{NodeKind, ObjectIndex};
+use super::objects::{NodeKind, ObjectIndex};
 
 /// Whether a root sub-record makes its object a graph root: every kind except Android's
 /// `ROOT_UNREACHABLE` (0x90); id 0 and ids naming no node are dropped by the caller.

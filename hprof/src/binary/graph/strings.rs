@@ -9,7 +9,7 @@ use std::collections::{HashMap, HashSet};
 
 use super::super::heap_dump::SubRecord;
 use super::super::types::{BasicType, Id};
-use super::index::ObjectIndex;
+use super::objects::ObjectIndex;
 use super::retained::recorded_size;
 
 /// One content shared by several `String` instances.

@@ -155,7 +155,7 @@ fn deep_chain_needs_no_recursion() {
 fn past_the_node_limit_is_an_error_naming_count_and_limit() {
     use super::super::write::HeapBuilder;
     use super::super::{Error, Id, IdSize};
-    use super::index::{MAX_NODES, ObjectIndex};
+    use super::objects::{MAX_NODES, ObjectIndex};
     let mut heap = HeapBuilder::new(IdSize::Eight);
     heap.class(Id(0x10), "java.lang.Object", Id::NULL, &[])
         .instance(Id(0x100), Id(0x10), &[])
@@ -179,7 +179,7 @@ fn past_the_node_limit_is_an_error_naming_count_and_limit() {
 fn the_reference_bound_follows_the_bytes_not_the_longest_instance() {
     use super::super::write::HeapBuilder;
     use super::super::{BasicType, Id, IdSize, Value};
-    use super::index::ObjectIndex;
+    use super::objects::ObjectIndex;
     // One instance with 100 object fields, then 1000 instances of the same class with no
     // field bytes: a bound by the class layout alone would reserve 1001 × 101 references.
     let fields: Vec<(String, BasicType)> = (0..100)
