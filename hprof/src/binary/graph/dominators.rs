@@ -275,13 +275,12 @@ fn semidominators_simple<P: Pos>(
 /// Calls `f(state, w, i)` for every edge between reached rows, `w` the target's DFS number
 /// and `i` the source's: rows in their own order, so the target array is read front to back
 /// (a row's DFS number from `pre`); which order a predecessor list gets does not matter.
-/// With `ahead` above 0, `touch(state, w)` is called that many edges before `f` sees the
+/// With `AHEAD_BY` above 0, `touch(state, w)` is called that many edges before `f` sees the
 /// edge, to load what `f` will update: the loads then overlap instead of waiting one by one.
 #[inline(always)]
-fn each_pred<T: ?Sized>(
+fn each_pred<const AHEAD_BY: usize, T: ?Sized>(
     view: View<'_>,
     pre: &[u32],
-    ahead: usize,
     state: &mut T,
     touch: impl Fn(&T, u32) -> u64,
     mut f: impl FnMut(&mut T, u32, u32),
@@ -290,9 +289,9 @@ fn each_pred<T: ?Sized>(
     let mut next = 0usize;
     let mut touched = 0u64;
     for (v, &i) in pre.iter().enumerate() {
-        if ahead > 0 {
+        if AHEAD_BY > 0 {
             let (_, b) = view.range(v as u32);
-            let stop = (b as usize).saturating_add(ahead).min(targets.len());
+            let stop = (b as usize).saturating_add(AHEAD_BY).min(targets.len());
             while next < stop {
                 let w = targets.get(next).copied().unwrap_or(NONE);
                 if w != NONE {
@@ -453,19 +452,18 @@ impl DominatorTree {
         let pstart: &mut [P] = &mut pstart_array;
         let view = edges.view();
         // On graphs past the caches, the counters a few edges ahead are loaded early.
-        let ahead = if n >= BALANCED_FROM { AHEAD } else { 0 };
-        each_pred(
-            view,
-            &pre,
-            ahead,
-            pstart,
-            |pstart, w| load(pstart, w),
-            |pstart, w, _| {
-                if let Some(c) = pstart.get_mut(w as usize + 1) {
-                    c.inc();
-                }
-            },
-        );
+        let far = n >= BALANCED_FROM;
+        let count = |pstart: &mut [P], w: u32, _: u32| {
+            if let Some(c) = pstart.get_mut(w as usize + 1) {
+                c.inc();
+            }
+        };
+        let touch = |pstart: &[P], w: u32| load(pstart, w);
+        if far {
+            each_pred::<AHEAD, _>(view, &pre, pstart, touch, count);
+        } else {
+            each_pred::<0, _>(view, &pre, pstart, touch, count);
+        }
         let mut sum = 0usize;
         for c in pstart.iter_mut() {
             let k = c.at();
@@ -474,21 +472,21 @@ impl DominatorTree {
         }
         let mut preds_array = scratch::u32s(s, sum, "predecessors")?;
         let preds: &mut [u32] = &mut preds_array;
-        each_pred(
-            view,
-            &pre,
-            ahead,
-            &mut (&mut *pstart, &mut *preds),
-            |(pstart, _), w| load(pstart, w),
-            |(pstart, preds), w, i| {
-                if let Some(f) = pstart.get_mut(w as usize + 1) {
-                    if let Some(slot) = preds.get_mut(f.at()) {
-                        *slot = i;
-                    }
-                    f.inc();
+        let fill = |(pstart, preds): &mut (&mut [P], &mut [u32]), w: u32, i: u32| {
+            if let Some(f) = pstart.get_mut(w as usize + 1) {
+                if let Some(slot) = preds.get_mut(f.at()) {
+                    *slot = i;
                 }
-            },
-        );
+                f.inc();
+            }
+        };
+        let touch = |(pstart, _): &(&mut [P], &mut [u32]), w: u32| load(pstart, w);
+        let state = &mut (&mut *pstart, &mut *preds);
+        if far {
+            each_pred::<AHEAD, _>(view, &pre, state, touch, fill);
+        } else {
+            each_pred::<0, _>(view, &pre, state, touch, fill);
+        }
         drop(pre);
         drop(edges);
         // 3. Semidominators, in reverse preorder.
