@@ -143,11 +143,10 @@ fn the_caller_s_scratch_storage_gives_the_same_graph() {
         assert_eq!(graph.retained(v), plain.retained(v));
         assert_eq!(graph.path(v), plain.path(v));
     }
-    // The arrays of the memory model, and no other: ids and offsets, references, depth-first
-    // order, predecessors, then (for the paths) references again, parents and the queue.
+    // The arrays of the memory model, and no other: offsets, references, depth-first order,
+    // predecessors, then (for the paths) references again, parents and the queue.
     let arrays = counting.arrays.lock().unwrap().clone();
     for what in [
-        "object ids",
         "object offsets",
         "references",
         "reference row starts",
@@ -167,7 +166,8 @@ fn the_caller_s_scratch_storage_gives_the_same_graph() {
     };
     let e = Graph::build(&data, full).unwrap_err();
     assert!(
-        e.to_string().starts_with("scratch storage for object ids"),
+        e.to_string()
+            .starts_with("scratch storage for object offsets"),
         "{e}"
     );
 }

@@ -43,14 +43,14 @@
 //! lookup table of one `u32` per four ids), the immediate dominators (4), the retained sizes
 //! (8) and retained counts (4) — plus the classes, names and GC roots, which grow with the
 //! classes and roots, not with the objects. While it builds, the transient per-object arrays
-//! stay within the same 21 bytes (the depth-first numbers and parents, 13; the semidominator
-//! arrays, 21), plus 16 bytes per level of the deepest depth-first path.
+//! stay within the same 21 bytes (the ids as `u64` while they are sorted, with their offsets
+//! while they come ascending, 21 bytes in all, or 16 while the halves sorted on two threads
+//! are merged; the depth-first numbers and parents, 13; the semidominator arrays, 21), plus
+//! 16 bytes per level of the deepest depth-first path.
 //!
-//! Everything else lives in the [scratch storage](scratch) of [`Options::scratch`]: the ids
-//! as `u64` while they are sorted (8 bytes per object, and 8 more for merging the halves
-//! sorted on two threads), the file offset of each object's sub-record (8, kept), the
-//! references (4 bytes per reference plus a row start of 4 per object; 8 once there are more
-//! than 2^32 references), the predecessor lists (the same again), the depth-first order (4
+//! Everything else lives in the [scratch storage](scratch) of [`Options::scratch`]: the file
+//! offset of each object's sub-record (8 bytes per object, kept), the references (4 bytes per
+//! reference plus a row start of 4 per object; 8 once there are more than 2^32 references), the predecessor lists (the same again), the depth-first order (4
 //! per object) and, from 2^26 objects on, the semidominator forest's children and sizes (8
 //! per object). At its peak, when both directions exist, the scratch holds about
 //! `20·N + 8·R` bytes (`24·N + 4·R` while the semidominators of a graph past 2^26 objects are

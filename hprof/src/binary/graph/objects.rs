@@ -170,7 +170,7 @@ impl<'a> ObjectIndex<'a> {
                 _ => {}
             }
         }
-        let found = sub_records::find(&bodies, id_size, scratch, threads)?;
+        let found = sub_records::find(&bodies, id_size, threads);
         drop(bodies);
         warnings.stopped_at = match (found.error, stopped) {
             (Some((a, e)), Some((b, _))) if a <= b => Some(e),
@@ -189,28 +189,21 @@ impl<'a> ObjectIndex<'a> {
         let (roots, instances, stretches) = (found.roots, found.instances, found.stretches);
         let (other_refs, instance_refs_by_length) =
             (found.other_refs, found.instance_refs_by_length);
-        // Sort by id (in place, in the scratch storage); the first sub-record of each id in
-        // file order wins (second pass).
-        let mut id_array = sub_records::sorted(found.ids, found.count, scratch, threads)?;
-        let all = id_array.get_mut(..found.count).unwrap_or_default();
-        let mut distinct = 0usize;
-        for k in 0..all.len() {
-            let id = all.get(k).copied().unwrap_or(0);
-            if distinct == 0 || all.get(distinct - 1).is_some_and(|&last| last != id) {
-                if let Some(slot) = all.get_mut(distinct) {
-                    *slot = id;
-                }
-                distinct += 1;
-            }
+        // Sort by id; the first sub-record of each id in file order wins (second pass).
+        let mut ids = sub_records::sorted(found.ids, threads);
+        let count = ids.len();
+        ids.dedup();
+        warnings.duplicate_ids = (count - ids.len()) as u64;
+        if ids.len() > max_nodes {
+            return Err(too_many(ids.len(), max_nodes));
         }
-        warnings.duplicate_ids = (found.count - distinct) as u64;
-        if distinct > max_nodes {
-            return Err(too_many(distinct, max_nodes));
-        }
-        let ids = Ids::new(all.get(..distinct).unwrap_or_default());
-        drop(id_array);
+        let ids = Ids::new(&ids);
         let offsets = match found.ascending {
-            Some(offsets) if found.count == distinct => offsets,
+            Some(found) if found.len() == ids.len() => {
+                let mut offsets = scratch::u64s(scratch, ids.len(), "object offsets")?;
+                offsets.copy_from_slice(&found);
+                offsets
+            }
             _ => first_offsets(data, id_size, &stretches, &ids, scratch)?,
         };
         let mut special = HashMap::new();

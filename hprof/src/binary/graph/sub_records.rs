@@ -5,11 +5,10 @@
 //! index is the same whatever their number.
 
 use super::super::cursor::Cursor;
-use super::super::error::{Error, Result};
+use super::super::error::Error;
 use super::super::hash::IdMap;
 use super::super::heap_dump::{ClassDump, GcRoot, SubRecord, parse_sub_record};
 use super::super::types::{Id, IdSize};
-use super::scratch::{self, Array, Scratch};
 
 /// The body of one heap-dump record.
 #[derive(Debug, Clone, Copy)]
@@ -24,13 +23,11 @@ pub(super) struct Body<'a> {
 
 /// What the sub-records hold.
 pub(super) struct Found<'a> {
-    /// Every object's id, in file order: the first [`Found::count`] entries count.
-    pub(super) ids: Array<u64>,
-    /// How many ids there are.
-    pub(super) count: usize,
+    /// Every object's id, in file order.
+    pub(super) ids: Vec<u64>,
     /// When the ids ascend through the whole file: their sub-records' offsets, in the same
-    /// order (the first [`Found::count`] entries).
-    pub(super) ascending: Option<Array<u64>>,
+    /// order.
+    pub(super) ascending: Option<Vec<u64>>,
     /// Per class id: the longest instance data (to bound flattened layouts) and the number
     /// of instances (to bound the references).
     pub(super) instances: IdMap<(u32, u64)>,
@@ -51,29 +48,15 @@ pub(super) struct Found<'a> {
 /// Fewer bytes than this per thread are not worth a thread.
 const MIN_BYTES_PER_THREAD: usize = 64 << 10;
 
-/// The most ids `bytes` bytes of sub-records can hold: the shortest sub-record with an id
-/// (`PRIM_ARRAY_DUMP` of no element, Android's `PRIMITIVE_ARRAY_NODATA`) takes a tag, the
-/// id and 9 bytes more.
-fn most_ids(bytes: usize, id_size: IdSize) -> usize {
-    bytes / (id_size.bytes() + 10) + 1
-}
-
-/// Reads the sub-records of `bodies` on up to `threads` threads (the calling one included),
-/// keeping the ids and offsets in `scratch`.
-pub(super) fn find<'a>(
-    bodies: &[Body<'a>],
-    id_size: IdSize,
-    scratch: &dyn Scratch,
-    threads: usize,
-) -> Result<Found<'a>> {
+/// Reads the sub-records of `bodies` on up to `threads` threads (the calling one included).
+pub(super) fn find<'a>(bodies: &[Body<'a>], id_size: IdSize, threads: usize) -> Found<'a> {
     let total: usize = bodies.iter().map(|b| b.bytes.len()).sum();
     let runs = threads
         .clamp(1, 64)
         .min(total / MIN_BYTES_PER_THREAD)
         .min(bodies.len())
         .max(1);
-    // Runs of records of about equal bytes; the first run's arrays are sized for every id,
-    // so that the others' are appended to them.
+    // Runs of records of about equal bytes, joined in file order.
     let mut cuts = vec![0usize];
     let mut seen = 0usize;
     for (k, b) in bodies.iter().enumerate() {
@@ -84,24 +67,14 @@ pub(super) fn find<'a>(
     }
     cuts.push(bodies.len());
     cuts.dedup();
-    let mut parts = Vec::with_capacity(cuts.len());
-    for (k, (&a, &b)) in cuts.iter().zip(cuts.iter().skip(1)).enumerate() {
-        let run = bodies.get(a..b).unwrap_or_default();
-        let bytes = if k == 0 {
-            total
-        } else {
-            run.iter().map(|b| b.bytes.len()).sum()
-        };
-        let most = most_ids(bytes, id_size);
-        parts.push(Part::new(
-            run,
-            scratch::u64s(scratch, most, "object ids")?,
-            scratch::u64s(scratch, most, "object offsets")?,
-        ));
-    }
+    let parts: Vec<Part<'a, '_>> = cuts
+        .iter()
+        .zip(cuts.iter().skip(1))
+        .map(|(&a, &b)| Part::new(bodies.get(a..b).unwrap_or_default()))
+        .collect();
     let mut parts = parts.into_iter();
     let Some(first) = parts.next() else {
-        return Found::empty(scratch);
+        return Part::new(&[]).into_found();
     };
     let done = std::thread::scope(|scope| {
         let others: Vec<_> = parts
@@ -118,28 +91,23 @@ pub(super) fn find<'a>(
     });
     let mut done = done.into_iter();
     let Some(mut found) = done.next().map(Part::into_found) else {
-        return Found::empty(scratch);
+        return Part::new(&[]).into_found();
     };
     for p in done {
         found.append(p);
     }
-    Ok(found)
+    found
 }
 
-/// The first `count` ids of `ids` in ascending order: sorted in place on one thread; on
-/// two, each half sorted by its own and the halves merged into a new array of `scratch`.
-pub(super) fn sorted(
-    mut ids: Array<u64>,
-    count: usize,
-    scratch: &dyn Scratch,
-    threads: usize,
-) -> Result<Array<u64>> {
-    let all = ids.get_mut(..count).unwrap_or_default();
-    if threads < 2 || count < MIN_IDS_TO_SPLIT_SORT || all.is_sorted() {
-        all.sort_unstable();
-        return Ok(ids);
+/// `ids` in ascending order: sorted in place on one thread; on two, each half sorted by its
+/// own and the halves merged into a new vector.
+pub(super) fn sorted(mut ids: Vec<u64>, threads: usize) -> Vec<u64> {
+    if threads < 2 || ids.len() < MIN_IDS_TO_SPLIT_SORT || ids.is_sorted() {
+        ids.sort_unstable();
+        return ids;
     }
-    let (a, b) = all.split_at_mut(count / 2);
+    let half = ids.len() / 2;
+    let (a, b) = ids.split_at_mut(half);
     std::thread::scope(|scope| {
         let other = scope.spawn(|| b.sort_unstable());
         a.sort_unstable();
@@ -147,26 +115,21 @@ pub(super) fn sorted(
             std::panic::resume_unwind(panic);
         }
     });
-    let mut merged = scratch::u64s(scratch, count, "object ids")?;
-    let (mut a, mut b) = (a.iter().peekable(), b.iter().peekable());
-    for slot in merged.iter_mut() {
-        *slot = match (a.peek(), b.peek()) {
-            (Some(&&x), Some(&&y)) if y < x => {
-                b.next();
-                y
-            }
-            (Some(&&x), _) => {
-                a.next();
-                x
-            }
-            (None, Some(&&y)) => {
-                b.next();
-                y
-            }
-            (None, None) => 0,
-        };
+    let (a, b) = ids.split_at(half);
+    let mut merged = Vec::with_capacity(ids.len());
+    let (mut a, mut b) = (a.iter().copied().peekable(), b.iter().copied().peekable());
+    while let (Some(&x), Some(&y)) = (a.peek(), b.peek()) {
+        if y < x {
+            merged.push(y);
+            b.next();
+        } else {
+            merged.push(x);
+            a.next();
+        }
     }
-    Ok(merged)
+    merged.extend(a);
+    merged.extend(b);
+    merged
 }
 
 /// Fewer ids than this are sorted on one thread.
@@ -175,9 +138,8 @@ const MIN_IDS_TO_SPLIT_SORT: usize = 1 << 16;
 /// One thread's run of heap-dump records.
 struct Part<'a, 'b> {
     bodies: &'b [Body<'a>],
-    ids: Array<u64>,
-    offsets: Array<u64>,
-    count: usize,
+    ids: Vec<u64>,
+    offsets: Vec<u64>,
     ascending: bool,
     instances: IdMap<(u32, u64)>,
     class_dumps: Vec<ClassDump<'a>>,
@@ -189,12 +151,11 @@ struct Part<'a, 'b> {
 }
 
 impl<'a, 'b> Part<'a, 'b> {
-    fn new(bodies: &'b [Body<'a>], ids: Array<u64>, offsets: Array<u64>) -> Part<'a, 'b> {
+    fn new(bodies: &'b [Body<'a>]) -> Part<'a, 'b> {
         Part {
             bodies,
-            ids,
-            offsets,
-            count: 0,
+            ids: Vec::new(),
+            offsets: Vec::new(),
             ascending: true,
             instances: IdMap::default(),
             class_dumps: Vec::new(),
@@ -209,18 +170,16 @@ impl<'a, 'b> Part<'a, 'b> {
     /// An object's id at `at`.
     #[inline(always)]
     fn id(&mut self, id: Id, at: u64) {
+        let id = id.get();
         if self.ascending {
-            let prev = self.count.checked_sub(1).and_then(|k| self.ids.get(k));
-            if prev.is_some_and(|&p| p >= id.0) {
+            if self.ids.last().is_some_and(|&p| p >= id) {
                 self.ascending = false;
-            } else if let Some(slot) = self.offsets.get_mut(self.count) {
-                *slot = at;
+                self.offsets = Vec::new();
+            } else {
+                self.offsets.push(at);
             }
         }
-        if let Some(slot) = self.ids.get_mut(self.count) {
-            *slot = id.0;
-            self.count += 1;
-        }
+        self.ids.push(id);
     }
 
     fn read(mut self, id_size: IdSize) -> Part<'a, 'b> {
@@ -275,7 +234,6 @@ impl<'a, 'b> Part<'a, 'b> {
     fn into_found(self) -> Found<'a> {
         Found {
             ids: self.ids,
-            count: self.count,
             ascending: self.ascending.then_some(self.offsets),
             instances: self.instances,
             class_dumps: self.class_dumps,
@@ -289,47 +247,22 @@ impl<'a, 'b> Part<'a, 'b> {
 }
 
 impl<'a> Found<'a> {
-    fn empty(scratch: &dyn Scratch) -> Result<Found<'a>> {
-        Ok(Found {
-            ids: scratch::u64s(scratch, 0, "object ids")?,
-            count: 0,
-            ascending: None,
-            instances: IdMap::default(),
-            class_dumps: Vec::new(),
-            roots: Vec::new(),
-            other_refs: 0,
-            instance_refs_by_length: 0,
-            stretches: Vec::new(),
-            error: None,
-        })
-    }
-
     /// Appends what a later run of records holds.
     fn append(&mut self, p: Part<'a, '_>) {
-        let (from, to) = (self.count, self.count + p.count);
         // The ids still ascend if they ascend in `p` and across the seam.
-        let seam = match (
-            from.checked_sub(1).and_then(|k| self.ids.get(k)),
-            p.ids.first(),
-        ) {
-            (Some(last), Some(first)) => p.count == 0 || last < first,
+        let seam = match (self.ids.last(), p.ids.first()) {
+            (Some(last), Some(first)) => last < first,
             _ => true,
         };
-        if let (Some(to), Some(from)) = (self.ids.get_mut(from..to), p.ids.get(..p.count)) {
-            to.copy_from_slice(from);
-        }
         self.ascending = match self.ascending.take() {
             Some(mut offsets) if p.ascending && seam => {
-                if let (Some(to), Some(from)) =
-                    (offsets.get_mut(from..to), p.offsets.get(..p.count))
-                {
-                    to.copy_from_slice(from);
-                }
+                offsets.extend_from_slice(&p.offsets);
                 Some(offsets)
             }
             _ => None,
         };
-        self.count = to;
+        self.ids.extend_from_slice(&p.ids);
+        drop(p.ids);
         for (class_id, (len, count)) in p.instances {
             let e = self.instances.entry(class_id).or_insert((0, 0));
             e.0 = e.0.max(len);
@@ -343,5 +276,28 @@ impl<'a> Found<'a> {
         if self.error.is_none() {
             self.error = p.error;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_sorted_on_two_threads_are_sorted() {
+        // A fixed pseudo-random sequence with repeats, longer than the split threshold.
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let ids: Vec<u64> = (0..MIN_IDS_TO_SPLIT_SORT * 3 + 7)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                x % 100_000
+            })
+            .collect();
+        let mut want = ids.clone();
+        want.sort_unstable();
+        assert_eq!(sorted(ids.clone(), 2), want);
+        assert_eq!(sorted(ids, 1), want);
     }
 }
