@@ -261,6 +261,9 @@ impl<'a> Found<'a> {
             }
             _ => None,
         };
+        // Each of `p`'s vectors is dropped as soon as it is appended: the peak stays at the
+        // whole of one array and half of the other.
+        drop(p.offsets);
         self.ids.extend_from_slice(&p.ids);
         drop(p.ids);
         for (class_id, (len, count)) in p.instances {
