@@ -20,6 +20,16 @@ cargo_home=${CARGO_HOME:-$HOME/.cargo}
 for d in "$cargo_home"/registry/src/-* "$cargo_home"/registry/cache/-*; do
     if [ -d "$d" ]; then rm -rf "$d"; fi
 done
+# Cargo does not recheck a registry crate's sources either: what an earlier run built from that
+# temporary registry (found by the dependency files naming it) would be linked again as it was.
+for dep_info in target/debug/deps/*.d; do
+    [ -e "$dep_info" ] || continue
+    if grep -q "registry/src/-" "$dep_info"; then
+        hash=${dep_info%.d}
+        hash=${hash##*-}
+        rm -rf target/debug/deps/*-"$hash"* target/debug/.fingerprint/*-"$hash"
+    fi
+done
 cargo publish --workspace --dry-run "${allow_dirty[@]}"
 cargo package --workspace --no-verify "${allow_dirty[@]}" >/dev/null 2>&1
 

@@ -206,18 +206,26 @@ impl Edges {
         };
         // Stretches of rows, one per thread; the first decodes into the arrays above, each
         // other into arrays of its own (touched only as far as it writes), appended after.
-        let stretches = threads
+        // A storage that cannot give a thread its arrays leaves it out.
+        let wanted = threads
             .clamp(1, MAX_THREADS)
             .min(n / MIN_ROWS_PER_THREAD)
             .max(1);
-        let mut own = Vec::with_capacity(stretches - 1);
-        for _ in 1..stretches {
+        let mut own = Vec::with_capacity(wanted - 1);
+        for _ in 1..wanted {
             let weak = match weak {
-                Some(_) => Some(weak_bits(s, bound)?),
+                Some(_) => match weak_bits(s, bound) {
+                    Ok(w) => Some(w),
+                    Err(_) => break,
+                },
                 None => None,
             };
-            own.push((scratch::u32s(s, bound, "references")?, weak));
+            match scratch::u32s(s, bound, "references") {
+                Ok(t) => own.push((t, weak)),
+                Err(_) => break,
+            }
         }
+        let stretches = own.len() + 1;
         let cuts: Vec<usize> = (0..=stretches).map(|k| n * k / stretches).collect();
         let decoded = {
             // Split every per-row array at the cuts: each stretch gets its rows' slots.
