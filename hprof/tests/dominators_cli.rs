@@ -27,11 +27,28 @@ fn bad_arguments_exit_2() {
         &["tests/data/binary/heapgen_jdk17.hprof", "--top", "many"][..],
         &["tests/data/binary/heapgen_jdk17.hprof", "--path", "x1"],
         &["tests/data/binary/heapgen_jdk17.hprof", "--policy", "mat"],
+        &["tests/data/binary/heapgen_jdk17.hprof", "--threads", "0"],
+        &["tests/data/binary/heapgen_jdk17.hprof", "--threads", "two"],
         &[],
     ] {
         let out = tool().run(args);
         expect(&out, 2, "dominators", &format!("{args:?}"));
         assert!(String::from_utf8_lossy(&out.stderr).contains("error: "));
+    }
+}
+
+#[test]
+fn every_thread_count_prints_the_same() {
+    let dump = "tests/data/binary/ahat_test-dump-base_art-host-2025.hprof";
+    let run = |threads: &str| {
+        let out = tool().run(&[dump, "--top", "1000000", "--threads", threads]);
+        expect(&out, 0, "dominators", threads);
+        out.stdout
+    };
+    let one = run("1");
+    assert!(one.len() > 100_000, "{} bytes", one.len());
+    for threads in ["2", "5"] {
+        assert!(run(threads) == one, "--threads {threads}");
     }
 }
 
