@@ -172,32 +172,15 @@ fn the_caller_s_scratch_storage_gives_the_same_graph() {
     );
 }
 
-/// `data` with its first two heap-dump segments in the other order.
-fn segments_swapped(data: &[u8]) -> Vec<u8> {
-    let mut at = data.iter().position(|&b| b == 0).unwrap() + 1 + 12;
-    let mut segments = Vec::new();
-    while at + 9 <= data.len() && segments.len() < 2 {
-        let len = u32::from_be_bytes(data[at + 5..at + 9].try_into().unwrap()) as usize;
-        if data[at] == 0x1c {
-            segments.push(at..at + 9 + len);
-        }
-        at += 9 + len;
-    }
-    let (a, b) = (segments[0].clone(), segments[1].clone());
-    assert_eq!(a.end, b.start, "the segments are neighbours");
-    let mut out = data[..a.start].to_vec();
-    out.extend_from_slice(&data[b.clone()]);
-    out.extend_from_slice(&data[a]);
-    out.extend_from_slice(&data[b.end..]);
-    out
-}
-
 #[test]
 fn several_threads_give_the_same_graph() {
     // The generator writes ids ascending (the index then needs no second pass): as written,
     // and with two segments swapped, so that each thread's ids ascend but not across them.
     let data = synth(100_000, 5, "threads.hprof");
-    for bytes in [data.clone(), segments_swapped(&data)] {
+    for bytes in [
+        data.clone(),
+        testkit::hprof::segments_swapped(&data).unwrap(),
+    ] {
         let one = Graph::build(&bytes, Options::default()).unwrap();
         for threads in [2, 3, 8] {
             let many = Graph::build(

@@ -99,7 +99,7 @@ fn parse_args() -> Result<Option<Args>, String> {
     let mut text = false;
     let mut timings = false;
     let mut scratch = None;
-    let mut threads = std::thread::available_parallelism().map_or(1, usize::from);
+    let mut threads = common::default_threads();
     while let Some(arg) = parser.next().map_err(|e| e.to_string())? {
         match arg {
             Short('h') | Long("help") => {

@@ -58,7 +58,7 @@ fn parse_args() -> Result<Args, ExitCode> {
     let mut parser = lexopt::Parser::from_env();
     let (mut files, mut shallow_only, mut top, mut text) = (Vec::new(), false, None, false);
     let mut scratch = None;
-    let mut threads = std::thread::available_parallelism().map_or(1, usize::from);
+    let mut threads = common::default_threads();
     loop {
         let arg = match parser.next() {
             Ok(Some(arg)) => arg,
@@ -71,15 +71,7 @@ fn parse_args() -> Result<Args, ExitCode> {
         match arg {
             lexopt::Arg::Long("shallow-only") => shallow_only = true,
             lexopt::Arg::Long("text") => text = true,
-            lexopt::Arg::Long("threads") => match parser.value().map(|v| v.parse::<usize>()) {
-                Ok(Ok(n)) if n > 0 => threads = n,
-                _ => {
-                    return Err(common::usage_error(
-                        &usage,
-                        "--threads needs a number above 0",
-                    ));
-                }
-            },
+            lexopt::Arg::Long("threads") => threads = common::threads(&mut parser, &usage)?,
             lexopt::Arg::Long("scratch") => match parser.value() {
                 Ok(v) => scratch = Some(v.to_string_lossy().into_owned()),
                 Err(e) => return Err(common::usage_error(&usage, e)),

@@ -71,7 +71,7 @@ fn parse_args() -> Result<Args, ExitCode> {
     let mut options = SuspectOptions::default();
     let (mut strings, mut top, mut text) = (false, 20, false);
     let mut scratch = None;
-    let mut threads = std::thread::available_parallelism().map_or(1, usize::from);
+    let mut threads = common::default_threads();
     loop {
         let arg = match parser.next() {
             Ok(Some(arg)) => arg,
@@ -101,15 +101,7 @@ fn parse_args() -> Result<Args, ExitCode> {
             },
             lexopt::Arg::Long("duplicate-strings") => strings = true,
             lexopt::Arg::Long("text") => text = true,
-            lexopt::Arg::Long("threads") => match parser.value().map(|v| v.parse::<usize>()) {
-                Ok(Ok(n)) if n > 0 => threads = n,
-                _ => {
-                    return Err(common::usage_error(
-                        &usage,
-                        "--threads needs a number above 0",
-                    ));
-                }
-            },
+            lexopt::Arg::Long("threads") => threads = common::threads(&mut parser, &usage)?,
             lexopt::Arg::Long("scratch") => match parser.value() {
                 Ok(v) => scratch = Some(v.to_string_lossy().into_owned()),
                 Err(e) => return Err(common::usage_error(&usage, e)),

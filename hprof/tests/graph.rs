@@ -69,26 +69,6 @@ fn references_decoded_on_several_threads_give_the_same_graph() {
     assert!(split >= 4, "only {split} graphs were split in 7");
 }
 
-/// `data` with its first two heap-dump segments in the other order.
-fn segments_swapped(data: &[u8]) -> Vec<u8> {
-    let mut at = data.iter().position(|&b| b == 0).unwrap() + 1 + 12;
-    let mut segments = Vec::new();
-    while at + 9 <= data.len() {
-        let len = u32::from_be_bytes(data[at + 5..at + 9].try_into().unwrap()) as usize;
-        if data[at] == 0x1c {
-            segments.push(at..at + 9 + len);
-        }
-        at += 9 + len;
-    }
-    let (a, b) = (segments[0].clone(), segments[1].clone());
-    assert_eq!(a.end, b.start, "the segments are neighbours");
-    let mut out = data[..a.start].to_vec();
-    out.extend_from_slice(&data[b.clone()]);
-    out.extend_from_slice(&data[a]);
-    out.extend_from_slice(&data[b.end..]);
-    out
-}
-
 #[test]
 fn dumps_cut_or_damaged_give_the_same_graph_on_several_threads() {
     // 556 heap-dump segments: every thread gets some, and the damage lands in one of them.
@@ -116,7 +96,7 @@ fn dumps_cut_or_damaged_give_the_same_graph_on_several_threads() {
     assert_eq!(cut.warnings().stopped_at, reported);
     damaged.push(smudged[..data.len() * 2 / 3].to_vec());
     // The JDK dump's two segments swapped: the ids ascend in each but not across them.
-    damaged.push(segments_swapped(&dump("heapgen_jdk17")));
+    damaged.push(testkit::hprof::segments_swapped(&dump("heapgen_jdk17")).unwrap());
     for (k, bytes) in damaged.iter().enumerate() {
         let Ok(one) = Graph::build(bytes, Options::default()) else {
             continue;

@@ -1,6 +1,7 @@
 //! Test support shared by the workspace's crates: a counting global allocator, so a test can
 //! prove that a call allocates nothing, or no more than a bound, on hostile input; temporary
-//! directories removed when dropped ([`TempDir`]); and [`cli`], examples run as tools.
+//! directories removed when dropped ([`TempDir`]); [`cli`], examples run as tools; and
+//! [`hprof`], real dumps reshaped for tests.
 //!
 //! A test binary installs it and measures one call at a time; the counters are per thread,
 //! so the test harness's own threads do not disturb them:
@@ -20,6 +21,7 @@
 #![allow(unsafe_code)]
 
 pub mod cli;
+pub mod hprof;
 mod temp;
 
 pub use temp::TempDir;

@@ -51,6 +51,20 @@ pub(crate) fn partial(path: &str, reason: impl Display) -> ExitCode {
     ExitCode::from(EXIT_PARTIAL)
 }
 
+/// The value of `--threads N` (a number above 0), or the usage error.
+pub(crate) fn threads(parser: &mut lexopt::Parser, usage: &str) -> Result<usize, ExitCode> {
+    use lexopt::ValueExt;
+    match parser.value().map(|v| v.parse::<usize>()) {
+        Ok(Ok(n)) if n > 0 => Ok(n),
+        _ => Err(usage_error(usage, "--threads needs a number above 0")),
+    }
+}
+
+/// How many threads the graph tools use unless told: the machine's cores.
+pub(crate) fn default_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, usize::from)
+}
+
 /// Parses `--version`/`--help` and prints them; `Some(exit)` when the program should stop.
 pub(crate) fn standard_flag(arg: &lexopt::Arg<'_>, name: &str, usage: &str) -> Option<ExitCode> {
     use lexopt::Arg::{Long, Short};
