@@ -173,12 +173,9 @@ fn main() -> ExitCode {
             (Ok(a), Ok(b)) => (a, b),
             (Err(exit), _) | (_, Err(exit)) => return exit,
         };
-        let files = match common::scratch::FileScratch::from_arg(args.scratch.as_deref()) {
+        let files = match common::scratch_files(args.scratch.as_deref()) {
             Ok(files) => files,
-            Err(e) => {
-                eprintln!("error: {e}");
-                return ExitCode::FAILURE;
-            }
+            Err(exit) => return exit,
         };
         // Keep each object's class from the build: the class rows then decode nothing again.
         let mut options = Options {

@@ -140,12 +140,9 @@ fn main() -> ExitCode {
         Ok(m) => m,
         Err(e) => return common::file_error(path, e),
     };
-    let files = match common::scratch::FileScratch::from_arg(args.scratch.as_deref()) {
+    let files = match common::scratch_files(args.scratch.as_deref()) {
         Ok(files) => files,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::FAILURE;
-        }
+        Err(exit) => return exit,
     };
     // The suspects' class rows use each object's class, kept from the build.
     let mut options = Options {

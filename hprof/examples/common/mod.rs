@@ -51,6 +51,15 @@ pub(crate) fn partial(path: &str, reason: impl Display) -> ExitCode {
     ExitCode::from(EXIT_PARTIAL)
 }
 
+/// The scratch files of `--scratch DIR` when it was given, or `error: --scratch …` on stderr
+/// and exit 1.
+pub(crate) fn scratch_files(dir: Option<&str>) -> Result<Option<scratch::FileScratch>, ExitCode> {
+    scratch::FileScratch::from_arg(dir).map_err(|e| {
+        eprintln!("error: {e}");
+        ExitCode::FAILURE
+    })
+}
+
 /// The value of `--threads N` (a number above 0), or the usage error.
 pub(crate) fn threads(parser: &mut lexopt::Parser, usage: &str) -> Result<usize, ExitCode> {
     use lexopt::ValueExt;
