@@ -15,6 +15,10 @@ use hprof::binary::graph::{Graph, MissingRoots, Options};
 
 mod common;
 
+/// Huge pages for the graph's large arrays (see `common::huge_pages`).
+#[global_allocator]
+static ALLOCATOR: common::huge_pages::HugePages = common::huge_pages::HugePages;
+
 const USAGE: &str = "\
 usage: dominators FILE [--top N] [--path ID]... [--policy recorded|ahat]
                   [--missing-roots nothing|system-classes|unreferenced] [--text] [--timings]

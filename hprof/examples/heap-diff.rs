@@ -8,6 +8,10 @@
 
 mod common;
 
+/// Huge pages for the graph's large arrays (see `common::huge_pages`).
+#[global_allocator]
+static ALLOCATOR: common::huge_pages::HugePages = common::huge_pages::HugePages;
+
 use std::io::Write;
 use std::process::ExitCode;
 

@@ -13,6 +13,7 @@ use hprof::binary::Error;
 use hprof::binary::incremental::Decoder;
 use indicatif::{ProgressBar, ProgressStyle};
 
+pub(crate) mod huge_pages;
 pub(crate) mod mapped;
 pub(crate) mod scratch;
 

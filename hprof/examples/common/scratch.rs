@@ -76,6 +76,8 @@ impl FileScratch {
         // SAFETY: the file is new, unlinked and ours alone; nobody else can change its length
         // while it is mapped.
         let map = unsafe { MmapMut::map_mut(&file) }.map_err(io)?;
+        #[cfg(target_os = "linux")]
+        let _ = map.advise(memmap2::Advice::HugePage);
         Ok(Box::new(Mapped::<T> {
             map,
             len,

@@ -272,6 +272,141 @@ fn semidominators_simple<P: Pos>(
     semi
 }
 
+/// Depth-first search from `entry` (iterative, so any depth), following the edges not weak
+/// if `skip_weak`: preorder numbers into `pre` (by row, NONE where not reached) and `order`
+/// (by number), the DFS-tree parent of each number into `parent`. Returns how many rows were
+/// reached. Whether a row was reached is asked of a bitmap, one bit a row, which stays in the
+/// caches far better than `pre`, written once per row and read only afterwards, in row
+/// order, by [`number_targets`]. With `LOOK`, when a row is first reached the row start and
+/// first target of each of its first few targets not yet reached are loaded at once, so that
+/// the misses of the search's next steps overlap.
+fn depth_first<const LOOK: bool>(
+    rows_view: View<'_>,
+    targets: &[u32],
+    entry: u32,
+    skip_weak: bool,
+    pre: &mut [u32],
+    order: &mut [u32],
+    parent: &mut Vec<u32>,
+) -> usize {
+    let rows = pre.len();
+    if (entry as usize) >= rows {
+        return 0;
+    }
+    let mut seen = vec![0u64; rows.div_ceil(64)];
+    // Rows past the last (dangling references) count as reached: never followed.
+    let is_seen = |seen: &[u64], w: u32| {
+        (w as usize) >= rows
+            || seen
+                .get(w as usize / 64)
+                .is_none_or(|x| x >> (w % 64) & 1 == 1)
+    };
+    let mark = |seen: &mut [u64], w: u32| {
+        if let Some(x) = seen.get_mut(w as usize / 64) {
+            *x |= 1 << (w % 64);
+        }
+    };
+    mark(&mut seen, entry);
+    set(pre, entry, 0);
+    set(order, 0, entry);
+    let mut n = 1usize;
+    parent.push(NONE);
+    // (row, its DFS number, position of its next target)
+    let mut stack: Vec<(u32, u32, u64)> = vec![(entry, 0, rows_view.range(entry).0)];
+    let mut touched = 0u32;
+    while let Some(&mut (v, i, ref mut at)) = stack.last_mut() {
+        let (_, end) = rows_view.range(v);
+        if *at >= end {
+            stack.pop();
+            continue;
+        }
+        let pos = *at;
+        *at += 1;
+        let Some(&w) = targets.get(pos as usize) else {
+            continue;
+        };
+        if is_seen(&seen, w) || (skip_weak && rows_view.is_weak(pos)) {
+            continue;
+        }
+        mark(&mut seen, w);
+        let number = n as u32;
+        set(pre, w, number);
+        parent.push(i);
+        set(order, number, w);
+        n += 1;
+        let (a, b) = rows_view.range(w);
+        if LOOK {
+            for &t in targets
+                .get(a as usize..b.min(a + 8) as usize)
+                .unwrap_or_default()
+            {
+                if !is_seen(&seen, t) {
+                    let ta = rows_view.range(t).0;
+                    touched ^= targets.get(ta as usize).copied().unwrap_or(0);
+                }
+            }
+        }
+        stack.push((w, number, a));
+    }
+    std::hint::black_box(touched);
+    n
+}
+
+/// Rewrites every target of a reached row to its DFS number (NONE: a weak edge left out, or
+/// a dangling one), so that the predecessor passes read them front to back with no lookup,
+/// and counts each reached row's predecessors into `pstart[w + 1]`. Rows the search did not
+/// reach keep theirs, unread. With `AHEAD_BY` above 0 the number and counter a few edges
+/// ahead are loaded early.
+fn number_targets<const AHEAD_BY: usize, P: Pos>(
+    rows_view: View<'_>,
+    targets: &mut [u32],
+    skip_weak: bool,
+    pre: &[u32],
+    pstart: &mut [P],
+) {
+    let rows = pre.len();
+    let number = |targets: &[u32], pos: usize| {
+        let t = targets.get(pos).copied().unwrap_or(NONE);
+        if (t as usize) < rows && !(skip_weak && rows_view.is_weak(pos as u64)) {
+            g(pre, t)
+        } else {
+            NONE
+        }
+    };
+    let (mut near, mut far) = (0usize, 0usize);
+    let mut touched = 0u64;
+    for (v, &i) in pre.iter().enumerate() {
+        let (a, b) = rows_view.range(v as u32);
+        if AHEAD_BY > 0 {
+            let stop = (b as usize).saturating_add(2 * AHEAD_BY).min(targets.len());
+            while far < stop {
+                let t = targets.get(far).copied().unwrap_or(NONE);
+                touched ^= u64::from(g(pre, t));
+                far += 1;
+            }
+            let stop = (b as usize).saturating_add(AHEAD_BY).min(targets.len());
+            while near < stop {
+                let t = targets.get(near).copied().unwrap_or(NONE);
+                touched ^= load(pstart, g(pre, t));
+                near += 1;
+            }
+        }
+        if i == NONE {
+            continue;
+        }
+        for pos in a as usize..b as usize {
+            let w = number(targets, pos);
+            if let Some(slot) = targets.get_mut(pos) {
+                *slot = w;
+            }
+            if let Some(c) = pstart.get_mut(w as usize + 1) {
+                c.inc();
+            }
+        }
+    }
+    std::hint::black_box(touched);
+}
+
 /// Calls `f(state, w, i)` for every edge between reached rows, `w` the target's DFS number
 /// and `i` the source's: rows in their own order, so the target array is read front to back
 /// (a row's DFS number from `pre`); which order a predecessor list gets does not matter.
@@ -338,6 +473,12 @@ pub(crate) enum Linking {
 /// after 12 CPU minutes, against 6 with balanced linking).
 const BALANCED_FROM: usize = 1 << 26;
 
+/// From how many rows the graph's passes load what they will read a few steps early, so that
+/// the loads overlap instead of waiting one by one. Below, the arrays are near enough to the
+/// caches, and a real dump's references near enough to their referrers, that the early loads
+/// cost more than they save (the A/B runs are in `benches/README.md`).
+pub(crate) const FAR_FROM: usize = 1 << 26;
+
 /// Immediate dominators of a graph in compressed sparse rows.
 #[derive(Debug)]
 pub struct DominatorTree {
@@ -373,21 +514,23 @@ impl DominatorTree {
         weak: WeakEdges,
         s: &dyn Scratch,
     ) -> Result<DominatorTree> {
-        Self::compute_linking(edges, entry, weak, s, None)
+        Self::compute_tuned(edges, entry, weak, s, None, None)
     }
 
-    /// [`DominatorTree::compute`] with the forest's linking chosen (`None`: by size).
-    pub(crate) fn compute_linking(
+    /// [`DominatorTree::compute`] with the forest's linking and whether to load early (see
+    /// [`FAR_FROM`]) chosen (`None`: by size).
+    pub(crate) fn compute_tuned(
         edges: Edges,
         entry: u32,
         weak: WeakEdges,
         s: &dyn Scratch,
         linking: Option<Linking>,
+        far: Option<bool>,
     ) -> Result<DominatorTree> {
         if u32::try_from(edges.len()).is_ok() {
-            Self::compute_with::<u32>(edges, entry, weak, s, linking)
+            Self::compute_with::<u32>(edges, entry, weak, s, linking, far)
         } else {
-            Self::compute_with::<u64>(edges, entry, weak, s, linking)
+            Self::compute_with::<u64>(edges, entry, weak, s, linking, far)
         }
     }
 
@@ -397,73 +540,53 @@ impl DominatorTree {
         weak: WeakEdges,
         s: &dyn Scratch,
         linking: Option<Linking>,
+        far: Option<bool>,
     ) -> Result<DominatorTree> {
         let rows = edges.rows();
+        let far = far.unwrap_or(rows >= FAR_FROM);
         let skip_weak = weak == WeakEdges::Skip;
-        // 1. Depth-first search: preorder numbers, the DFS-tree parent of each. Each target
-        //    is read once, so the search rewrites it in place to its DFS number (NONE: a weak
-        //    edge left out, or a dangling one): the predecessor passes then read the targets
-        //    front to back with no lookup. Rows the search does not reach keep theirs, unread.
+        // 1. Depth-first search: preorder numbers, the DFS-tree parent of each.
         let mut edges = edges;
         let (rows_view, targets) = edges.split_mut();
         let mut pre = vec![NONE; rows];
         let mut order_array = scratch::u32s(s, rows, "depth-first order")?;
         let order: &mut [u32] = &mut order_array;
-        let mut n = 0usize;
         let mut parent: Vec<u32> = Vec::new();
-        if (entry as usize) < rows {
-            set(&mut pre, entry, 0);
-            set(order, 0, entry);
-            n = 1;
-            parent.push(NONE);
-            // (row, its DFS number, position of its next target)
-            let mut stack: Vec<(u32, u32, u64)> = vec![(entry, 0, rows_view.range(entry).0)];
-            while let Some(&mut (v, i, ref mut at)) = stack.last_mut() {
-                let (_, end) = rows_view.range(v);
-                if *at < end {
-                    let pos = *at;
-                    *at += 1;
-                    let Some(slot) = targets.get_mut(pos as usize) else {
-                        continue;
-                    };
-                    let w = *slot;
-                    let mut number = NONE;
-                    if (w as usize) < rows && !(skip_weak && rows_view.is_weak(pos)) {
-                        number = g(&pre, w);
-                        if number == NONE {
-                            number = n as u32;
-                            set(&mut pre, w, number);
-                            parent.push(i);
-                            set(order, number, w);
-                            n += 1;
-                            stack.push((w, number, rows_view.range(w).0));
-                        }
-                    }
-                    *slot = number;
-                } else {
-                    stack.pop();
-                }
-            }
-        }
-        // 2. Predecessors in DFS numbering (only edges between reached rows): count into
-        //    pstart[w + 1], turn the counts into starts, fill with pstart[w + 1] as the cursor
-        //    of row w (it ends at the start of row w + 1).
+        // On graphs past the caches, what the search and the passes after it will read is
+        // loaded a few steps early.
+        let n = if far {
+            depth_first::<true>(
+                rows_view,
+                targets,
+                entry,
+                skip_weak,
+                &mut pre,
+                order,
+                &mut parent,
+            )
+        } else {
+            depth_first::<false>(
+                rows_view,
+                targets,
+                entry,
+                skip_weak,
+                &mut pre,
+                order,
+                &mut parent,
+            )
+        };
+        // 2. Predecessors in DFS numbering (only edges between reached rows): number the
+        //    targets and count into pstart[w + 1] (rows in their own order, so the targets
+        //    and `pre` are read front to back), turn the counts into starts, fill with
+        //    pstart[w + 1] as the cursor of row w (it ends at the start of row w + 1).
         let mut pstart_array = P::alloc(s, n + 1)?;
         let pstart: &mut [P] = &mut pstart_array;
-        let view = edges.view();
-        // On graphs past the caches, the counters a few edges ahead are loaded early.
-        let far = n >= BALANCED_FROM;
-        let count = |pstart: &mut [P], w: u32, _: u32| {
-            if let Some(c) = pstart.get_mut(w as usize + 1) {
-                c.inc();
-            }
-        };
-        let touch = |pstart: &[P], w: u32| load(pstart, w);
         if far {
-            each_pred::<AHEAD, _>(view, &pre, pstart, touch, count);
+            number_targets::<AHEAD, P>(rows_view, targets, skip_weak, &pre, pstart);
         } else {
-            each_pred::<0, _>(view, &pre, pstart, touch, count);
+            number_targets::<0, P>(rows_view, targets, skip_weak, &pre, pstart);
         }
+        let view = edges.view();
         let mut sum = 0usize;
         for c in pstart.iter_mut() {
             let k = c.at();

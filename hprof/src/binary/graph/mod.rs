@@ -45,8 +45,10 @@
 //! classes and roots, not with the objects. While it builds, the transient per-object arrays
 //! stay within the same 21 bytes (the ids as `u64` while they are sorted, with their offsets
 //! while they come ascending, 21 bytes in all, or 16 while the halves sorted on two threads
-//! are merged; the depth-first numbers and parents, 13; the semidominator arrays, 21), plus
-//! 16 bytes per level of the deepest depth-first path.
+//! are merged; the depth-first numbers and parents and one bit telling each object reached,
+//! 13; the semidominator arrays, 21), plus 16 bytes per level of the deepest depth-first path.
+//! These arrays are read at random: an allocator that backs large blocks with huge pages
+//! (the examples' asks Linux for transparent huge pages) saves most of their TLB misses.
 //!
 //! Everything else lives in the [scratch storage](scratch) of [`Options::scratch`]: the file
 //! offset of each object's sub-record (8 bytes per object, kept), the references (4 bytes per

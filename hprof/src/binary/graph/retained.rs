@@ -5,7 +5,7 @@
 use super::super::heap_dump::SubRecord;
 use super::super::types::{Id, IdSize};
 use super::NONE;
-use super::dominators::DominatorTree;
+use super::dominators::{DominatorTree, FAR_FROM};
 use super::objects::ObjectIndex;
 use super::suspects::Children;
 use super::{Graph, NodeIndex};
@@ -98,14 +98,17 @@ pub(crate) fn accumulate(
     rule: Shallow<'_>,
     dom: &DominatorTree,
 ) -> (Vec<u64>, Vec<u32>) {
-    accumulate_with(dom, ix.len(), |v| shallow_size(ix, rule, v))
+    let far = dom.idom.len() >= FAR_FROM;
+    accumulate_with(dom, ix.len(), |v| shallow_size(ix, rule, v), far)
 }
 
-/// [`accumulate`] with shallow sizes from `shallow` (rows `0..n`; the others weigh 0).
+/// [`accumulate`] with shallow sizes from `shallow` (rows `0..n`; the others weigh 0), loading
+/// a few rows early if `far` (see [`FAR_FROM`]).
 pub(crate) fn accumulate_with(
     dom: &DominatorTree,
     n: usize,
     shallow: impl Fn(NodeIndex) -> u64,
+    far: bool,
 ) -> (Vec<u64>, Vec<u32>) {
     let rows = dom.idom.len();
     let mut size = vec![0u64; rows];
@@ -120,8 +123,37 @@ pub(crate) fn accumulate_with(
             }
         }
     }
-    for &v in dom.preorder().iter().skip(1).rev() {
-        let d = dom.idom.get(v as usize).copied().unwrap_or(NONE) as usize;
+    if far {
+        add_up::<16>(dom, &mut size, &mut count);
+    } else {
+        add_up::<0>(dom, &mut size, &mut count);
+    }
+    (size, count)
+}
+
+/// Adds each row's retained size and count to its immediate dominator's, children before
+/// parents (reverse preorder). With `AHEAD_BY` above 0, what the steps that many rows ahead
+/// will read (the row's dominator, size and count, then the dominator's) is loaded early.
+#[inline(always)]
+fn add_up<const AHEAD_BY: usize>(dom: &DominatorTree, size: &mut [u64], count: &mut [u32]) {
+    let order = dom.preorder();
+    let idom = &dom.idom;
+    let mut touched = 0u64;
+    for (k, &v) in order.iter().enumerate().skip(1).rev() {
+        if AHEAD_BY > 0 {
+            if let Some(&u) = order.get(k.wrapping_sub(AHEAD_BY)) {
+                let u = u as usize;
+                touched ^= u64::from(idom.get(u).copied().unwrap_or(0))
+                    ^ size.get(u).copied().unwrap_or(0)
+                    ^ u64::from(count.get(u).copied().unwrap_or(0));
+            }
+            if let Some(&u) = order.get(k.wrapping_sub(AHEAD_BY / 2)) {
+                let d = idom.get(u as usize).copied().unwrap_or(NONE) as usize;
+                touched ^= size.get(d).copied().unwrap_or(0)
+                    ^ u64::from(count.get(d).copied().unwrap_or(0));
+            }
+        }
+        let d = idom.get(v as usize).copied().unwrap_or(NONE) as usize;
         let (s, c) = (
             size.get(v as usize).copied().unwrap_or(0),
             count.get(v as usize).copied().unwrap_or(0),
@@ -133,7 +165,7 @@ pub(crate) fn accumulate_with(
             *x = x.saturating_add(c);
         }
     }
-    (size, count)
+    std::hint::black_box(touched);
 }
 
 /// The retained size of one class: its instances' retained sizes, counting only instances not

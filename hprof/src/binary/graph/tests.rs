@@ -77,13 +77,19 @@ proptest! {
         let n = rows.len() - 1;
         let entry = n;
         let (reached, dom) = dominance(&rows, entry);
-        // Both ways of linking the semidominator forest give the same tree.
-        let balanced = DominatorTree::compute_linking(Edges::from_rows(&rows), entry as u32,
-            WeakEdges::Skip, &IN_MEMORY, Some(Linking::Balanced)).unwrap();
-        let tree = DominatorTree::compute_linking(Edges::from_rows(&rows), entry as u32,
-            WeakEdges::Skip, &IN_MEMORY, Some(Linking::Simple)).unwrap();
+        // Both ways of linking the semidominator forest, with and without the early loads
+        // of graphs past the caches, give the same tree.
+        let balanced = DominatorTree::compute_tuned(Edges::from_rows(&rows), entry as u32,
+            WeakEdges::Skip, &IN_MEMORY, Some(Linking::Balanced), Some(true)).unwrap();
+        let tree = DominatorTree::compute_tuned(Edges::from_rows(&rows), entry as u32,
+            WeakEdges::Skip, &IN_MEMORY, Some(Linking::Simple), Some(false)).unwrap();
         prop_assert_eq!(&balanced.idom, &tree.idom);
         prop_assert_eq!(balanced.preorder(), tree.preorder());
+        for (linking, far) in [(Linking::Simple, true), (Linking::Balanced, false)] {
+            let other = DominatorTree::compute_tuned(Edges::from_rows(&rows), entry as u32,
+                WeakEdges::Skip, &IN_MEMORY, Some(linking), Some(far)).unwrap();
+            prop_assert_eq!(&other.idom, &tree.idom);
+        }
         prop_assert_eq!(tree.reached(), reached.iter().filter(|r| **r).count());
         for y in 0..=n {
             let got = tree.idom(y as u32);
@@ -97,7 +103,8 @@ proptest! {
             prop_assert_eq!(got, Some(idom as u32), "row {}", y);
         }
         // Retained sizes: Σ shallow over the rows each dominates.
-        let (retained, count) = accumulate_with(&tree, n, |v| sizes[v as usize]);
+        let (retained, count) = accumulate_with(&tree, n, |v| sizes[v as usize], false);
+        prop_assert_eq!(accumulate_with(&tree, n, |v| sizes[v as usize], true), (retained.clone(), count.clone()));
         for x in 0..n {
             if !reached[x] {
                 prop_assert_eq!(retained[x], 0);
@@ -127,6 +134,29 @@ proptest! {
 }
 
 #[test]
+fn targets_past_the_last_row_are_not_followed() {
+    // Rows 0..4, the entry 4; targets 5 and 9 name no row (within the reached-bits' last word).
+    let rows: Vec<Vec<u32>> = vec![vec![1, 9], vec![5], vec![], vec![2], vec![0, 6]];
+    for far in [false, true] {
+        let tree = DominatorTree::compute_tuned(
+            Edges::from_rows(&rows),
+            4,
+            WeakEdges::Follow,
+            &IN_MEMORY,
+            None,
+            Some(far),
+        )
+        .unwrap();
+        assert_eq!(tree.reached(), 3, "far {far}");
+        assert_eq!(tree.preorder(), &[4, 0, 1]);
+        assert_eq!(
+            (tree.idom(0), tree.idom(1), tree.idom(2)),
+            (Some(4), Some(0), None)
+        );
+    }
+}
+
+#[test]
 fn deep_chain_needs_no_recursion() {
     // 200 000 rows in one chain: recursion would overflow the test thread's stack.
     let n = 200_000u32;
@@ -138,17 +168,22 @@ fn deep_chain_needs_no_recursion() {
         DominatorTree::compute(Edges::from_rows(&rows), n, WeakEdges::Follow, &IN_MEMORY).unwrap();
     assert_eq!(tree.reached(), n as usize + 1);
     assert_eq!(tree.idom(n - 1), Some(n - 2));
-    let (retained, _) = accumulate_with(&tree, n as usize, |_| 1);
+    let (retained, _) = accumulate_with(&tree, n as usize, |_| 1, false);
     assert_eq!(retained[0], u64::from(n));
-    let balanced = DominatorTree::compute_linking(
+    let balanced = DominatorTree::compute_tuned(
         Edges::from_rows(&rows),
         n,
         WeakEdges::Follow,
         &IN_MEMORY,
         Some(Linking::Balanced),
+        Some(true),
     )
     .unwrap();
     assert_eq!(balanced.idom, tree.idom);
+    assert_eq!(
+        accumulate_with(&balanced, n as usize, |_| 1, true).0,
+        retained
+    );
 }
 
 #[test]
