@@ -278,7 +278,7 @@ fn semidominators_simple<P: Pos>(
 /// reached. Whether a row was reached is asked of a bitmap, one bit a row, which stays in the
 /// caches far better than `pre`, written once per row and read only afterwards, in row
 /// order, by [`number_targets`]. With `LOOK`, when a row is first reached the row start and
-/// first target of each of its first few targets not yet reached are loaded at once, so that
+/// first target of each of its first [`LOOK_TARGETS`] targets not yet reached are loaded at once, so that
 /// the misses of the search's next steps overlap.
 fn depth_first<const LOOK: bool>(
     rows_view: View<'_>,
@@ -337,7 +337,7 @@ fn depth_first<const LOOK: bool>(
         let (a, b) = rows_view.range(w);
         if LOOK {
             for &t in targets
-                .get(a as usize..b.min(a + 8) as usize)
+                .get(a as usize..b.min(a + LOOK_TARGETS) as usize)
                 .unwrap_or_default()
             {
                 if !is_seen(&seen, t) {
@@ -453,6 +453,9 @@ fn each_pred<const AHEAD_BY: usize, T: ?Sized>(
 fn load<P: Pos>(pstart: &[P], w: u32) -> u64 {
     pstart.get(w as usize + 1).map_or(0, |x| x.at() as u64)
 }
+
+/// How many of a newly reached row's targets the search loads ahead (with `LOOK`).
+const LOOK_TARGETS: u64 = 8;
 
 /// How many predecessor entries (or edges) ahead the passes over graphs past the caches load
 /// what they will update.
