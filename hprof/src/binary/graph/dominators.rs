@@ -557,27 +557,20 @@ impl DominatorTree {
         let mut parent: Vec<u32> = Vec::new();
         // On graphs past the caches, what the search and the passes after it will read is
         // loaded a few steps early.
-        let n = if far {
-            depth_first::<true>(
-                rows_view,
-                targets,
-                entry,
-                skip_weak,
-                &mut pre,
-                order,
-                &mut parent,
-            )
+        let search = if far {
+            depth_first::<true>
         } else {
-            depth_first::<false>(
-                rows_view,
-                targets,
-                entry,
-                skip_weak,
-                &mut pre,
-                order,
-                &mut parent,
-            )
+            depth_first::<false>
         };
+        let n = search(
+            rows_view,
+            targets,
+            entry,
+            skip_weak,
+            &mut pre,
+            order,
+            &mut parent,
+        );
         // 2. Predecessors in DFS numbering (only edges between reached rows): number the
         //    targets and count into pstart[w + 1] (rows in their own order, so the targets
         //    and `pre` are read front to back), turn the counts into starts, fill with
