@@ -48,7 +48,7 @@
 //! are merged; the depth-first numbers and parents and one bit telling each object reached,
 //! 13; the semidominator arrays, 21), plus 16 bytes per level of the deepest depth-first path.
 //! These arrays are read at random: an allocator that backs large blocks with huge pages
-//! (the examples' asks Linux for transparent huge pages) saves most of their TLB misses.
+//! (the examples' asks Linux for transparent huge pages) saves TLB misses on them.
 //!
 //! Everything else lives in the [scratch storage](scratch) of [`Options::scratch`]: the file
 //! offset of each object's sub-record (8 bytes per object, kept), the references (4 bytes per
