@@ -8,6 +8,7 @@
 
 use super::super::error::Result;
 use super::NONE;
+use super::bits;
 use super::edges::{Edges, View};
 use super::scratch::{self, Array, Scratch};
 
@@ -295,18 +296,8 @@ fn depth_first<const LOOK: bool>(
     }
     let mut seen = vec![0u64; rows.div_ceil(64)];
     // Rows past the last (dangling references) count as reached: never followed.
-    let is_seen = |seen: &[u64], w: u32| {
-        (w as usize) >= rows
-            || seen
-                .get(w as usize / 64)
-                .is_none_or(|x| x >> (w % 64) & 1 == 1)
-    };
-    let mark = |seen: &mut [u64], w: u32| {
-        if let Some(x) = seen.get_mut(w as usize / 64) {
-            *x |= 1 << (w % 64);
-        }
-    };
-    mark(&mut seen, entry);
+    let is_seen = |seen: &[u64], w: u32| (w as usize) >= rows || bits::is_set(seen, w);
+    bits::set(&mut seen, entry);
     set(pre, entry, 0);
     set(order, 0, entry);
     let mut n = 1usize;
@@ -328,7 +319,7 @@ fn depth_first<const LOOK: bool>(
         if is_seen(&seen, w) || (skip_weak && rows_view.is_weak(pos)) {
             continue;
         }
-        mark(&mut seen, w);
+        bits::set(&mut seen, w);
         let number = n as u32;
         set(pre, w, number);
         parent.push(i);

@@ -135,6 +135,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod bits;
 pub mod classes;
 pub mod dominators;
 pub mod edges;

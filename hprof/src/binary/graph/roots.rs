@@ -6,6 +6,7 @@ use std::collections::HashMap;
 use super::super::heap_dump::GcRoot;
 use super::super::types::{Id, StackTraceSerial, ThreadSerial};
 use super::NodeIndex;
+use super::bits::{is_set, set};
 use super::edges::Edges;
 use super::objects::{NodeKind, ObjectIndex};
 
@@ -211,15 +212,4 @@ pub(crate) fn stand_in_roots(
         roots.sort_unstable();
     }
     roots
-}
-
-fn set(bits: &mut [u64], v: u32) {
-    if let Some(w) = bits.get_mut(v as usize / 64) {
-        *w |= 1 << (v % 64);
-    }
-}
-
-fn is_set(bits: &[u64], v: u32) -> bool {
-    bits.get(v as usize / 64)
-        .is_some_and(|w| w >> (v % 64) & 1 == 1)
 }
