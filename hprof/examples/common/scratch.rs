@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use hprof::binary::Error;
-use hprof::binary::graph::{Array, Scratch};
+use hprof::binary::graph::{Array, Scratch, WRITTEN_SCATTERED};
 use memmap2::MmapMut;
 
 /// Element types whose every bit pattern is a value (so a zeroed or written-back page is a
@@ -76,8 +76,13 @@ impl FileScratch {
         // SAFETY: the file is new, unlinked and ours alone; nobody else can change its length
         // while it is mapped.
         let map = unsafe { MmapMut::map_mut(&file) }.map_err(io)?;
+        // Huge pages save address-translation misses on the arrays read at random, but not on
+        // those written in many places at once: there each 2 MiB page would be written out
+        // again and again once the scratch outgrows the memory.
         #[cfg(target_os = "linux")]
-        let _ = map.advise(memmap2::Advice::HugePage);
+        if !WRITTEN_SCATTERED.contains(&what) {
+            let _ = map.advise(memmap2::Advice::HugePage);
+        }
         Ok(Box::new(Mapped::<T> {
             map,
             len,

@@ -10,7 +10,7 @@ use super::super::error::Result;
 use super::NONE;
 use super::bits;
 use super::edges::{Edges, View};
-use super::scratch::{self, Array, Scratch};
+use super::scratch::{self, Array, IN_MEMORY, Scratch};
 
 /// Positions in the predecessor lists: `u32` while the edges fit, else `u64`.
 trait Pos: Copy + Default {
@@ -154,17 +154,17 @@ fn link(v: u32, w: u32, forest: &mut [Forest], child: &mut [u32], size: &mut [u3
     }
 }
 
-/// Semidominators (in DFS numbers) by Lengauer–Tarjan's balanced link and path-compressed
-/// eval: O(m α(m, n)). Numbers are shifted by one inside: 0 is the forest's sentinel (best 0,
-/// size 0); the forest's children and sizes live in `s`.
+/// Semidominators (in DFS numbers, into `semi[1..n]`) by Lengauer–Tarjan's balanced link
+/// and path-compressed eval: O(m α(m, n)). Numbers are shifted by one inside: 0 is the
+/// forest's sentinel (best 0, size 0). Everything read or written at random (the forest, its
+/// children and sizes) is heap memory; `semi` is written once, in order.
 fn semidominators_balanced<P: Pos>(
     n: usize,
     parent: &[u32],
     pstart: &[P],
     preds: &[u32],
-    s: &dyn Scratch,
-) -> Result<Vec<u32>> {
-    let mut semi: Vec<u32> = (0..=n as u32).collect();
+    semi: &mut [u32],
+) {
     // Before a vertex is processed its `best` is its own number, as `semi(label(v))` is.
     let mut forest: Vec<Forest> = (0..=n as u32)
         .map(|v| Forest {
@@ -172,11 +172,10 @@ fn semidominators_balanced<P: Pos>(
             best: v,
         })
         .collect();
-    let mut child_array = scratch::u32s(s, n + 1, "forest children")?;
-    let mut size_array = scratch::u32s(s, n + 1, "forest sizes")?;
-    let (child, size): (&mut [u32], &mut [u32]) = (&mut child_array, &mut size_array);
-    size.fill(1);
-    set(size, 0, 0);
+    let mut child = vec![0u32; n + 1];
+    let mut size = vec![1u32; n + 1];
+    set(&mut size, 0, 0);
+    let (child, size): (&mut [u32], &mut [u32]) = (&mut child, &mut size);
     let mut path: Vec<u32> = Vec::new();
     // Look-ahead: the predecessor entries from `far` on have had their vertex's forest entry
     // loaded, those from `near` on also their ancestor's, so that the evaluations a few
@@ -213,7 +212,7 @@ fn semidominators_balanced<P: Pos>(
             };
             sw = sw.min(e);
         }
-        set(&mut semi, w, sw);
+        set(semi, w - 1, sw.wrapping_sub(1));
         if let Some(f) = forest.get_mut(w as usize) {
             f.best = sw;
         }
@@ -221,23 +220,18 @@ fn semidominators_balanced<P: Pos>(
         link(p, w, &mut forest, child, size);
     }
     std::hint::black_box(touched);
-    // Back to DFS numbers.
-    semi.remove(0);
-    for x in &mut semi {
-        *x = x.wrapping_sub(1);
-    }
-    Ok(semi)
 }
 
-/// Semidominators (in DFS numbers) with simple linking (the DFS parent) and path-compressed
-/// eval: O(m log n), and the fewest memory accesses when depth-first paths are short.
+/// Semidominators (in DFS numbers, into `semi[1..n]`) with simple linking (the DFS parent)
+/// and path-compressed eval: O(m log n), and the fewest memory accesses when depth-first
+/// paths are short.
 fn semidominators_simple<P: Pos>(
     n: usize,
     parent: &[u32],
     pstart: &[P],
     preds: &[u32],
-) -> Vec<u32> {
-    let mut semi: Vec<u32> = (0..n as u32).collect();
+    semi: &mut [u32],
+) {
     // A vertex is linked to its DFS parent as soon as it is processed, so an unlinked one
     // (ancestor NONE) is one not processed yet, whose semidominator is its own number.
     let mut forest: Vec<Forest> = vec![
@@ -262,7 +256,7 @@ fn semidominators_simple<P: Pos>(
             };
             sw = sw.min(e);
         }
-        set(&mut semi, w, sw);
+        set(semi, w, sw);
         if let Some(f) = forest.get_mut(w as usize) {
             *f = Forest {
                 ancestor: g(parent, w),
@@ -270,7 +264,6 @@ fn semidominators_simple<P: Pos>(
             };
         }
     }
-    semi
 }
 
 /// Depth-first search from `entry` (iterative, so any depth), following the edges not weak
@@ -345,15 +338,15 @@ fn depth_first<const LOOK: bool>(
 
 /// Rewrites every target of a reached row to its DFS number (NONE: a weak edge left out, or
 /// a dangling one), so that the predecessor passes read them front to back with no lookup,
-/// and counts each reached row's predecessors into `pstart[w + 1]`. Rows the search did not
-/// reach keep theirs, unread. With `AHEAD_BY` above 0 the number and counter a few edges
-/// ahead are loaded early.
-fn number_targets<const AHEAD_BY: usize, P: Pos>(
+/// and calls `count(w)` for each edge between reached rows. Rows the search did not reach
+/// keep theirs, unread. With `AHEAD_BY` above 0 the DFS number that many edges ahead is
+/// loaded early.
+fn number_targets<const AHEAD_BY: usize>(
     rows_view: View<'_>,
     targets: &mut [u32],
     skip_weak: bool,
     pre: &[u32],
-    pstart: &mut [P],
+    mut count: impl FnMut(u32),
 ) {
     let rows = pre.len();
     let number = |targets: &[u32], pos: usize| {
@@ -364,22 +357,15 @@ fn number_targets<const AHEAD_BY: usize, P: Pos>(
             NONE
         }
     };
-    let (mut near, mut far) = (0usize, 0usize);
-    let mut touched = 0u64;
+    let mut next = 0usize;
+    let mut touched = 0u32;
     for (v, &i) in pre.iter().enumerate() {
         let (a, b) = rows_view.range(v as u32);
         if AHEAD_BY > 0 {
-            let stop = (b as usize).saturating_add(2 * AHEAD_BY).min(targets.len());
-            while far < stop {
-                let t = targets.get(far).copied().unwrap_or(NONE);
-                touched ^= u64::from(g(pre, t));
-                far += 1;
-            }
             let stop = (b as usize).saturating_add(AHEAD_BY).min(targets.len());
-            while near < stop {
-                let t = targets.get(near).copied().unwrap_or(NONE);
-                touched ^= load(pstart, g(pre, t));
-                near += 1;
+            while next < stop {
+                touched ^= g(pre, targets.get(next).copied().unwrap_or(NONE));
+                next += 1;
             }
         }
         if i == NONE {
@@ -390,59 +376,218 @@ fn number_targets<const AHEAD_BY: usize, P: Pos>(
             if let Some(slot) = targets.get_mut(pos) {
                 *slot = w;
             }
-            if let Some(c) = pstart.get_mut(w as usize + 1) {
-                c.inc();
+            if w != NONE {
+                count(w);
             }
         }
     }
     std::hint::black_box(touched);
 }
 
-/// Calls `f(state, w, i)` for every edge between reached rows, `w` the target's DFS number
-/// and `i` the source's: rows in their own order, so the target array is read front to back
-/// (a row's DFS number from `pre`); which order a predecessor list gets does not matter.
-/// With `AHEAD_BY` above 0, `touch(state, w)` is called that many edges before `f` sees the
-/// edge, to load what `f` will update: the loads then overlap instead of waiting one by one.
-#[inline(always)]
-fn each_pred<const AHEAD_BY: usize, T: ?Sized>(
+/// The predecessor lists of a graph past the caches, built by buckets of `2^bits` DFS
+/// numbers rather than with a counter and a cursor per vertex, both touched at random for
+/// every edge (in scratch files larger than the memory, pages written at random are written
+/// out again and again). The edges are dealt to their target's bucket, each bucket's region
+/// of `preds` filled front to back with the target's low bits beside each entry (2 bytes, in
+/// `lows`, in regions of their own), then each bucket, small enough for the caches, is sorted
+/// by those low bits. `buckets[b]` holds how many edges target bucket `b`; `pre` and `view`
+/// are the numbered edges.
+fn preds_by_buckets<P: Pos>(
     view: View<'_>,
     pre: &[u32],
-    state: &mut T,
-    touch: impl Fn(&T, u32) -> u64,
-    mut f: impl FnMut(&mut T, u32, u32),
-) {
-    let targets = view.targets;
-    let mut next = 0usize;
-    let mut touched = 0u64;
-    for (v, &i) in pre.iter().enumerate() {
-        if AHEAD_BY > 0 {
-            let (_, b) = view.range(v as u32);
-            let stop = (b as usize).saturating_add(AHEAD_BY).min(targets.len());
-            while next < stop {
-                let w = targets.get(next).copied().unwrap_or(NONE);
-                if w != NONE {
-                    touched ^= touch(state, w);
-                }
-                next += 1;
+    n: usize,
+    bits: u32,
+    buckets: &[usize],
+    s: &dyn Scratch,
+) -> Result<(Array<P>, Array<u32>)> {
+    // Where each bucket's entries start in `preds`, and its low bits in `lows` (two a word,
+    // so that a bucket's region of `lows` starts on a word of its own).
+    let mut regions = Vec::with_capacity(buckets.len() + 1);
+    let (mut at, mut low_at) = (0usize, 0usize);
+    for &c in buckets {
+        regions.push(Region { at, low_at });
+        at += c;
+        low_at += c.div_ceil(2);
+    }
+    regions.push(Region { at, low_at });
+    let mut preds_array = scratch::u32s(s, at, "predecessors")?;
+    let mut lows_array = scratch::u32s(s, low_at, "predecessor buckets")?;
+    let (preds, lows): (&mut [u32], &mut [u32]) = (&mut preds_array, &mut lows_array);
+    // Per bucket: its next entry, and the low bits of an entry at an even place until the
+    // next one comes (then both are written as one word, never read back).
+    let mut deal: Vec<(usize, u32)> = regions.iter().map(|r| (r.at, 0)).collect();
+    let mask = (1u32 << bits) - 1;
+    each_pred(view, pre, |w, i| {
+        let b = (w >> bits) as usize;
+        if let (Some((next, pending)), Some(r)) = (deal.get_mut(b), regions.get(b)) {
+            let j = *next - r.at;
+            if let Some(slot) = preds.get_mut(*next) {
+                *slot = i;
+            }
+            *next += 1;
+            if j & 1 == 0 {
+                *pending = w & mask;
+            } else if let Some(slot) = lows.get_mut(r.low_at + j / 2) {
+                *slot = *pending | ((w & mask) << 16);
             }
         }
+    });
+    for ((next, pending), r) in deal.iter().zip(&regions) {
+        let j = next - r.at;
+        if j & 1 == 1 {
+            if let Some(slot) = lows.get_mut(r.low_at + j / 2) {
+                *slot = *pending;
+            }
+        }
+    }
+    drop(deal);
+    let mut pstart_array = P::alloc(s, n + 1)?;
+    sort_buckets(&regions, bits, preds, lows, &mut pstart_array, SORT_BUFFER);
+    drop(lows_array);
+    Ok((pstart_array, preds_array))
+}
+
+/// Where a bucket of [`preds_by_buckets`] starts: in `preds`, and in `lows`.
+#[derive(Debug, Clone, Copy)]
+struct Region {
+    at: usize,
+    low_at: usize,
+}
+
+/// The low bits of a bucket's `j`-th entry, its region of `lows` starting at `low_at`.
+#[inline(always)]
+fn low(lows: &[u32], low_at: usize, j: usize) -> usize {
+    lows.get(low_at + j / 2)
+        .map_or(0, |&x| ((x >> ((j & 1) * 16)) & 0xffff) as usize)
+}
+
+/// Up to how many entries a bucket is sorted through a buffer (each entry read once and
+/// written once, the writes independent of each other); a larger one is sorted in place.
+const SORT_BUFFER: usize = 1 << 22;
+
+/// Sorts each bucket's region of `preds` by the low bits beside each entry (a counting sort,
+/// through a buffer up to `buffered` entries, else in place) and writes the start of each
+/// target's list into `pstart`.
+fn sort_buckets<P: Pos>(
+    regions: &[Region],
+    bits: u32,
+    preds: &mut [u32],
+    lows: &[u32],
+    pstart: &mut [P],
+    buffered: usize,
+) {
+    let n = pstart.len().saturating_sub(1);
+    let width = 1usize << bits;
+    // Per target of the bucket: its first free place, then where its list ends.
+    let mut next = vec![0usize; width];
+    let mut end = vec![0usize; width];
+    let mut buffer: Vec<u32> = Vec::new();
+    for (b, pair) in regions.windows(2).enumerate() {
+        let (Some(r), Some(following)) = (pair.first(), pair.get(1)) else {
+            continue;
+        };
+        let len = following.at - r.at;
+        let lo = b << bits;
+        let keys = width.min(n.saturating_sub(lo));
+        let next = next.get_mut(..keys).unwrap_or_default();
+        let end = end.get_mut(..keys).unwrap_or_default();
+        next.fill(0);
+        for j in 0..len {
+            if let Some(c) = next.get_mut(low(lows, r.low_at, j)) {
+                *c += 1;
+            }
+        }
+        let mut sum = 0usize;
+        for (k, (nk, ek)) in next.iter_mut().zip(end.iter_mut()).enumerate() {
+            if let Some(p) = pstart.get_mut(lo + k) {
+                *p = P::of(r.at + sum);
+            }
+            let c = *nk;
+            *nk = sum;
+            sum += c;
+            *ek = sum;
+        }
+        let Some(region) = preds.get_mut(r.at..following.at) else {
+            continue;
+        };
+        if len <= buffered {
+            buffer.clear();
+            buffer.resize(len, 0);
+            for (j, &entry) in region.iter().enumerate() {
+                if let Some(c) = next.get_mut(low(lows, r.low_at, j)) {
+                    if let Some(slot) = buffer.get_mut(*c) {
+                        *slot = entry;
+                    }
+                    *c += 1;
+                }
+            }
+            for (slot, &entry) in region.iter_mut().zip(&buffer) {
+                *slot = entry;
+            }
+        } else {
+            sort_in_place(region, lows, r.low_at, next, end);
+        }
+    }
+    if let (Some(p), Some(last)) = (pstart.last_mut(), regions.last()) {
+        *p = P::of(last.at);
+    }
+}
+
+/// Sorts a bucket's region in place (each entry moved once, to the first free place of its
+/// target: American flag sort); `next` and `end` as [`sort_buckets`] leaves them.
+fn sort_in_place(
+    region: &mut [u32],
+    lows: &[u32],
+    low_at: usize,
+    next: &mut [usize],
+    end: &[usize],
+) {
+    for (k, &e) in end.iter().enumerate() {
+        while let Some(&j) = next.get(k).filter(|&&j| j < e) {
+            // Carry the entry at j to its target's first free place, and the one found there
+            // on, until one of target k comes back to j.
+            let mut entry = region.get(j).copied().unwrap_or(0);
+            let mut key = low(lows, low_at, j);
+            while key != k {
+                let (Some(t), Some(&te)) = (next.get_mut(key), end.get(key)) else {
+                    break;
+                };
+                if *t >= te {
+                    break;
+                }
+                let place = *t;
+                *t += 1;
+                if let Some(slot) = region.get_mut(place) {
+                    std::mem::swap(slot, &mut entry);
+                }
+                key = low(lows, low_at, place);
+            }
+            if let Some(slot) = region.get_mut(j) {
+                *slot = entry;
+            }
+            if let Some(c) = next.get_mut(k) {
+                *c += 1;
+            }
+        }
+    }
+}
+
+/// Calls `f(w, i)` for every edge between reached rows, `w` the target's DFS number and `i`
+/// the source's: rows in their own order, so the target array is read front to back (a row's
+/// DFS number from `pre`); which order a predecessor list gets does not matter.
+#[inline(always)]
+fn each_pred(view: View<'_>, pre: &[u32], mut f: impl FnMut(u32, u32)) {
+    for (v, &i) in pre.iter().enumerate() {
         if i == NONE {
             continue;
         }
         let (a, b) = view.range(v as u32);
-        for &w in targets.get(a as usize..b as usize).unwrap_or_default() {
+        for &w in view.targets.get(a as usize..b as usize).unwrap_or_default() {
             if w != NONE {
-                f(state, w, i);
+                f(w, i);
             }
         }
     }
-    std::hint::black_box(touched);
-}
-
-/// Reads the counter of row `w` (to bring it into the caches; 0 when out of bounds).
-#[inline(always)]
-fn load<P: Pos>(pstart: &[P], w: u32) -> u64 {
-    pstart.get(w as usize + 1).map_or(0, |x| x.at() as u64)
 }
 
 /// How many of a newly reached row's targets the search loads ahead (with `LOOK`).
@@ -472,6 +617,23 @@ const BALANCED_FROM: usize = 1 << 26;
 /// caches, and a real dump's references near enough to their referrers, that the early loads
 /// cost more than they save (the A/B runs are in `benches/README.md`).
 pub(crate) const FAR_FROM: usize = 1 << 26;
+
+/// log2 of how many DFS numbers a bucket of the predecessor build covers on graphs past the
+/// caches ([`preds_by_buckets`]): a bucket's counters and lists then fit the caches, and the
+/// edges are dealt to at most 2^16 buckets (2^32 rows).
+const BUCKET_BITS: u32 = 16;
+
+/// The dominator tree's choices by size, each of which a test may force (`None`: by size).
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Tuning {
+    /// How the semidominator forest links (by size: [`BALANCED_FROM`]).
+    pub(crate) linking: Option<Linking>,
+    /// Whether the passes load early and the predecessor lists are built by buckets (by
+    /// size: [`FAR_FROM`]).
+    pub(crate) far: Option<bool>,
+    /// log2 of a bucket's DFS numbers, at most 16 ([`BUCKET_BITS`]).
+    pub(crate) bucket_bits: Option<u32>,
+}
 
 /// Immediate dominators of a graph in compressed sparse rows.
 #[derive(Debug)]
@@ -508,23 +670,21 @@ impl DominatorTree {
         weak: WeakEdges,
         s: &dyn Scratch,
     ) -> Result<DominatorTree> {
-        Self::compute_tuned(edges, entry, weak, s, None, None)
+        Self::compute_tuned(edges, entry, weak, s, Tuning::default())
     }
 
-    /// [`DominatorTree::compute`] with the forest's linking and whether to load early (see
-    /// [`FAR_FROM`]) chosen (`None`: by size).
+    /// [`DominatorTree::compute`] with the choices of [`Tuning`] forced.
     pub(crate) fn compute_tuned(
         edges: Edges,
         entry: u32,
         weak: WeakEdges,
         s: &dyn Scratch,
-        linking: Option<Linking>,
-        far: Option<bool>,
+        tuning: Tuning,
     ) -> Result<DominatorTree> {
         if u32::try_from(edges.len()).is_ok() {
-            Self::compute_with::<u32>(edges, entry, weak, s, linking, far)
+            Self::compute_with::<u32>(edges, entry, weak, s, tuning)
         } else {
-            Self::compute_with::<u64>(edges, entry, weak, s, linking, far)
+            Self::compute_with::<u64>(edges, entry, weak, s, tuning)
         }
     }
 
@@ -533,11 +693,10 @@ impl DominatorTree {
         entry: u32,
         weak: WeakEdges,
         s: &dyn Scratch,
-        linking: Option<Linking>,
-        far: Option<bool>,
+        tuning: Tuning,
     ) -> Result<DominatorTree> {
         let rows = edges.rows();
-        let far = far.unwrap_or(rows >= FAR_FROM);
+        let far = tuning.far.unwrap_or(rows >= FAR_FROM);
         let skip_weak = weak == WeakEdges::Skip;
         // 1. Depth-first search: preorder numbers, the DFS-tree parent of each.
         let mut edges = edges;
@@ -563,70 +722,97 @@ impl DominatorTree {
             &mut parent,
         );
         // 2. Predecessors in DFS numbering (only edges between reached rows): number the
-        //    targets and count into pstart[w + 1] (rows in their own order, so the targets
-        //    and `pre` are read front to back), turn the counts into starts, fill with
-        //    pstart[w + 1] as the cursor of row w (it ends at the start of row w + 1).
-        let mut pstart_array = P::alloc(s, n + 1)?;
-        let pstart: &mut [P] = &mut pstart_array;
-        if far {
-            number_targets::<AHEAD, P>(rows_view, targets, skip_weak, &pre, pstart);
-        } else {
-            number_targets::<0, P>(rows_view, targets, skip_weak, &pre, pstart);
-        }
-        let view = edges.view();
-        let mut sum = 0usize;
-        for c in pstart.iter_mut() {
-            let k = c.at();
-            *c = P::of(sum);
-            sum += k;
-        }
-        let mut preds_array = scratch::u32s(s, sum, "predecessors")?;
-        let preds: &mut [u32] = &mut preds_array;
-        let fill = |(pstart, preds): &mut (&mut [P], &mut [u32]), w: u32, i: u32| {
-            if let Some(f) = pstart.get_mut(w as usize + 1) {
-                if let Some(slot) = preds.get_mut(f.at()) {
-                    *slot = i;
+        //    targets (rows in their own order, so the targets and `pre` are read front to
+        //    back), then list each edge under its target.
+        let (pstart_array, preds_array) = if far {
+            let bits = tuning.bucket_bits.unwrap_or(BUCKET_BITS).min(16);
+            let mut buckets = vec![0usize; n.div_ceil(1 << bits)];
+            number_targets::<AHEAD>(rows_view, targets, skip_weak, &pre, |w| {
+                if let Some(c) = buckets.get_mut((w >> bits) as usize) {
+                    *c += 1;
                 }
-                f.inc();
-            }
-        };
-        let touch = |(pstart, _): &(&mut [P], &mut [u32]), w: u32| load(pstart, w);
-        let state = &mut (&mut *pstart, &mut *preds);
-        if far {
-            each_pred::<AHEAD, _>(view, &pre, state, touch, fill);
+            });
+            let lists = preds_by_buckets::<P>(edges.view(), &pre, n, bits, &buckets, s)?;
+            drop(pre);
+            drop(edges);
+            lists
         } else {
-            each_pred::<0, _>(view, &pre, state, touch, fill);
-        }
-        drop(pre);
-        drop(edges);
+            // Count into pstart[w + 1], turn the counts into starts, fill with pstart[w + 1]
+            // as the cursor of row w (it ends at the start of row w + 1).
+            let mut pstart_array = P::alloc(s, n + 1)?;
+            let pstart: &mut [P] = &mut pstart_array;
+            number_targets::<0>(rows_view, targets, skip_weak, &pre, |w| {
+                if let Some(c) = pstart.get_mut(w as usize + 1) {
+                    c.inc();
+                }
+            });
+            let mut sum = 0usize;
+            for c in pstart.iter_mut() {
+                let k = c.at();
+                *c = P::of(sum);
+                sum += k;
+            }
+            let mut preds_array = scratch::u32s(s, sum, "predecessors")?;
+            let preds: &mut [u32] = &mut preds_array;
+            each_pred(edges.view(), &pre, |w, i| {
+                if let Some(f) = pstart.get_mut(w as usize + 1) {
+                    if let Some(slot) = preds.get_mut(f.at()) {
+                        *slot = i;
+                    }
+                    f.inc();
+                }
+            });
+            drop(pre);
+            drop(edges);
+            (pstart_array, preds_array)
+        };
+        let (pstart, preds): (&[P], &[u32]) = (&pstart_array, &preds_array);
         // 3. Semidominators, in reverse preorder.
-        let linking = linking.unwrap_or(if n >= BALANCED_FROM {
+        let linking = tuning.linking.unwrap_or(if n >= BALANCED_FROM {
             Linking::Balanced
         } else {
             Linking::Simple
         });
-        let semi = match linking {
-            Linking::Simple => semidominators_simple(n, &parent, pstart, preds),
-            Linking::Balanced => semidominators_balanced(n, &parent, pstart, preds, s)?,
+        // On graphs past the caches the DFS parents and the semidominators, read and written
+        // in order (but for the parents' chains in step 4), go to the scratch storage,
+        // leaving the heap to the forest, read and written at random. Below, the heap is
+        // faster and has room.
+        let (mut idom_array, mut semi_array): (Array<u32>, Array<u32>) = if far {
+            let mut stored = scratch::u32s(s, n, "depth-first parents")?;
+            for (slot, &p) in stored.iter_mut().zip(&parent) {
+                *slot = p;
+            }
+            drop(parent);
+            (stored, scratch::u32s(s, n, "semidominators")?)
+        } else {
+            (
+                Box::new(parent.into_boxed_slice()),
+                IN_MEMORY.u32s(n, "semidominators")?,
+            )
         };
+        let (parent, semi): (&[u32], &mut [u32]) = (&idom_array, &mut semi_array);
+        match linking {
+            Linking::Simple => semidominators_simple(n, parent, pstart, preds, semi),
+            Linking::Balanced => semidominators_balanced(n, parent, pstart, preds, semi),
+        }
         drop(preds_array);
         drop(pstart_array);
         // 4. Immediate dominators: the nearest ancestor of the DFS parent numbered at most
         //    the semidominator (parent becomes idom in place).
-        let mut idom = parent;
+        let idom: &mut [u32] = &mut idom_array;
         for w in 1..n as u32 {
-            let s = g(&semi, w);
-            let mut d = g(&idom, w);
+            let s = g(&semi_array, w);
+            let mut d = g(idom, w);
             while d != NONE && d > s {
-                d = g(&idom, d);
+                d = g(idom, d);
             }
-            set(&mut idom, w, d);
+            set(idom, w, d);
         }
-        drop(semi);
+        drop(semi_array);
         let mut idom_rows = vec![NONE; rows];
         let order: &[u32] = &order_array;
         for w in 1..n as u32 {
-            let d = g(&idom, w);
+            let d = g(idom, w);
             set(&mut idom_rows, g(order, w), g(order, d));
         }
         Ok(DominatorTree {
@@ -649,5 +835,52 @@ impl DominatorTree {
     /// Number of rows reached from the entry (the entry included).
     pub fn reached(&self) -> usize {
         self.reached
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
+    use proptest::prelude::*;
+
+    use super::{Region, sort_buckets};
+
+    proptest! {
+        /// Both ways of sorting a bucket (through a buffer, in place) list every entry under
+        /// its target, in buckets of 1 to 16 targets.
+        #[test]
+        fn buckets_sort_by_target(bits in 0u32..5, targets in proptest::collection::vec(0u32..40, 0..300)) {
+            let n = 40usize;
+            let buckets = n.div_ceil(1 << bits);
+            // Deal (target, entry) pairs to buckets in the order given, as preds_by_buckets does.
+            let mut dealt: Vec<Vec<(u32, u32)>> = vec![Vec::new(); buckets];
+            for (i, &w) in targets.iter().enumerate() {
+                dealt[(w >> bits) as usize].push((w, i as u32));
+            }
+            let (mut regions, mut preds, mut lows) = (Vec::new(), Vec::new(), Vec::new());
+            for bucket in &dealt {
+                regions.push(Region { at: preds.len(), low_at: lows.len() });
+                for pair in bucket.chunks(2) {
+                    let low = |k: usize| pair.get(k).map_or(0, |&(w, _)| w & ((1 << bits) - 1));
+                    lows.push(low(0) | (low(1) << 16));
+                }
+                preds.extend(bucket.iter().map(|&(_, i)| i));
+            }
+            regions.push(Region { at: preds.len(), low_at: lows.len() });
+            let mut want: Vec<Vec<u32>> = vec![Vec::new(); n];
+            for (i, &w) in targets.iter().enumerate() {
+                want[w as usize].push(i as u32);
+            }
+            for buffered in [0, usize::MAX] {
+                let (mut got, mut pstart) = (preds.clone(), vec![0u32; n + 1]);
+                sort_buckets(&regions, bits, &mut got, &lows, &mut pstart, buffered);
+                prop_assert_eq!(pstart[n] as usize, targets.len());
+                for (w, list) in want.iter().enumerate() {
+                    let mut listed = got[pstart[w] as usize..pstart[w + 1] as usize].to_vec();
+                    listed.sort_unstable();
+                    prop_assert_eq!(&listed, list, "target {} buffered {}", w, buffered);
+                }
+            }
+        }
     }
 }

@@ -46,18 +46,27 @@
 //! stay within the same 21 bytes (the ids as `u64` while they are sorted, with their offsets
 //! while they come ascending, 21 bytes in all, or 16 while the halves sorted on two threads
 //! are merged; the depth-first numbers and parents and one bit telling each object reached,
-//! 13; the semidominator arrays, 21), plus 16 bytes per level of the deepest depth-first path.
+//! 13; the semidominator forest, 13, and past 2^26 objects its children and sizes, 21), plus
+//! 16 bytes per level of the deepest depth-first path.
 //! These arrays are read at random: an allocator that backs large blocks with huge pages
 //! (the examples' asks Linux for transparent huge pages) saves TLB misses on them.
 //!
 //! Everything else lives in the [scratch storage](scratch) of [`Options::scratch`]: the file
 //! offset of each object's sub-record (8 bytes per object, kept), the references (4 bytes per
-//! reference plus a row start of 4 per object; 8 once there are more than 2^32 references), the predecessor lists (the same again), the depth-first order (4
-//! per object) and, from 2^26 objects on, the semidominator forest's children and sizes (8
-//! per object). At its peak, when both directions exist, the scratch holds about
-//! `20·N + 8·R` bytes (`24·N + 4·R` while the semidominators of a graph past 2^26 objects are
-//! computed); shortest paths add 8 per object and the reverse index `4·N + 4·R` when first
-//! asked for; the class of every object, kept when [`Options::classes`] asks for it, 4; the
+//! reference plus a row start of 4 per object; 8 once there are more than 2^32 references),
+//! the predecessor lists (the same again) and the depth-first order (4 per object). Past 2^26
+//! objects the depth-first parents (which become the immediate dominators) and the
+//! semidominators go there too once the predecessor lists are built (4 bytes each), while
+//! the semidominator forest's children and sizes (8) stay in the heap: what is written
+//! in order goes to the scratch, what is written at random stays in the heap, since scratch
+//! pages written at random are written out again and again once the scratch outgrows the
+//! memory. The few scratch arrays written in many places at once are named in
+//! [`WRITTEN_SCATTERED`]: a caller's file-backed scratch should back them with small pages.
+//! At its peak, when both directions exist, the scratch holds about `20·N + 8·R` bytes. Past
+//! 2^26 objects the predecessor lists are built by buckets of targets, with 2 bytes per
+//! reference beside them until each bucket is sorted: `16·N + 10·R` then, and `24·N + 4·R`
+//! while the semidominators are computed. Shortest paths add 8 per object and the reverse
+//! index `4·N + 4·R` when first asked for; the class of every object, kept when [`Options::classes`] asks for it, 4; the
 //! per-class answers ([`Graph::class_retained`], [`Graph::leak_suspects`]) the dominator
 //! tree's children lists (8) while they run, and the suspects' paths 4 more. With
 //! [`Options::threads`] above 1, each thread but the first decodes its stretch of objects
@@ -68,8 +77,8 @@
 //! The dump itself is read where the caller holds it (a memory map is paged like a file).
 //!
 //! So `N` objects and `R` references need about `21·N` bytes of memory and `20·N + 8·R` of
-//! scratch: a billion objects with two references each, 21 GB of memory and 36 GB of scratch
-//! files. Node indices are `u32`: up to [`objects::MAX_NODES`] (2^32 − 2) objects; more is
+//! scratch (past 2^26 objects the larger of `16·N + 10·R` and `24·N + 4·R`): a billion
+//! objects with two references each, 21 GB of memory and 36 GB of scratch files. Node indices are `u32`: up to [`objects::MAX_NODES`] (2^32 − 2) objects; more is
 //! [`Error::TooManyObjects`](super::Error::TooManyObjects). Reference counts, offsets and
 //! retained sizes are 64-bit.
 //!
@@ -164,7 +173,7 @@ pub use options::{EdgePolicy, Options, Warnings};
 pub use paths::PathStep;
 pub use retained::{ClassRetained, Shallow};
 pub use roots::{MissingRoots, RootEntry, RootGroup};
-pub use scratch::{Array, IN_MEMORY, InMemory, Scratch, ScratchArray};
+pub use scratch::{Array, IN_MEMORY, InMemory, Scratch, ScratchArray, WRITTEN_SCATTERED};
 pub use strings::DuplicateString;
 pub use suspects::{
     NamedLoader, NamedNode, NamedStep, Suspect, SuspectKind, SuspectOptions, TopClass,

@@ -48,6 +48,22 @@ impl std::fmt::Debug for dyn Scratch + '_ {
     }
 }
 
+/// The arrays (by the `what` of [`Scratch::u32s`] and [`Scratch::u64s`]) that the graph writes
+/// in many places at once, at random or in thousands of runs side by side, rather than front
+/// to back. Storage that writes its pages out, such as memory-mapped files, should back these
+/// with small pages: once the scratch outgrows the memory, a page written out and then
+/// written again is written out again whole, and a 2 MiB huge page costs 512 times a 4 KiB
+/// one. Every other array is written front to back (or in one run per thread), and read
+/// either so or at random, where huge pages save misses in the address translation.
+pub const WRITTEN_SCATTERED: &[&str] = &[
+    "predecessors",
+    "predecessor buckets",
+    "predecessor row starts",
+    "reverse references",
+    "shortest-path parents",
+    "dominator tree children",
+];
+
 /// Scratch arrays in ordinary heap memory (zeroed pages the kernel provides lazily: an array
 /// sized by an upper bound costs only the pages written).
 #[derive(Debug, Clone, Copy, Default)]

@@ -4,7 +4,7 @@
 use proptest::prelude::*;
 
 use super::NONE;
-use super::dominators::{DominatorTree, Linking, WeakEdges};
+use super::dominators::{DominatorTree, Linking, Tuning, WeakEdges};
 use super::edges::Edges;
 use super::scratch::IN_MEMORY;
 
@@ -78,17 +78,19 @@ proptest! {
         let entry = n;
         let (reached, dom) = dominance(&rows, entry);
         // Both ways of linking the semidominator forest, with and without the early loads
-        // of graphs past the caches, give the same tree.
-        let balanced = DominatorTree::compute_tuned(Edges::from_rows(&rows), entry as u32,
-            WeakEdges::Skip, &IN_MEMORY, Some(Linking::Balanced), Some(true)).unwrap();
-        let tree = DominatorTree::compute_tuned(Edges::from_rows(&rows), entry as u32,
-            WeakEdges::Skip, &IN_MEMORY, Some(Linking::Simple), Some(false)).unwrap();
+        // and predecessor buckets of graphs past the caches (buckets of 1 to 16 rows), give
+        // the same tree.
+        let tuned = |linking, far, bucket_bits| DominatorTree::compute_tuned(
+            Edges::from_rows(&rows), entry as u32, WeakEdges::Skip, &IN_MEMORY,
+            Tuning { linking: Some(linking), far: Some(far), bucket_bits: Some(bucket_bits) }).unwrap();
+        let tree = tuned(Linking::Simple, false, 16);
+        let balanced = tuned(Linking::Balanced, true, 16);
         prop_assert_eq!(&balanced.idom, &tree.idom);
         prop_assert_eq!(balanced.preorder(), tree.preorder());
-        for (linking, far) in [(Linking::Simple, true), (Linking::Balanced, false)] {
-            let other = DominatorTree::compute_tuned(Edges::from_rows(&rows), entry as u32,
-                WeakEdges::Skip, &IN_MEMORY, Some(linking), Some(far)).unwrap();
-            prop_assert_eq!(&other.idom, &tree.idom);
+        for (linking, far, bits) in [(Linking::Simple, true, 1), (Linking::Balanced, false, 16),
+            (Linking::Balanced, true, 0), (Linking::Simple, true, 2), (Linking::Simple, true, 4)] {
+            let other = tuned(linking, far, bits);
+            prop_assert_eq!(&other.idom, &tree.idom, "{:?} far {} bucket bits {}", linking, far, bits);
         }
         prop_assert_eq!(tree.reached(), reached.iter().filter(|r| **r).count());
         for y in 0..=n {
@@ -143,8 +145,11 @@ fn targets_past_the_last_row_are_not_followed() {
             4,
             WeakEdges::Follow,
             &IN_MEMORY,
-            None,
-            Some(far),
+            Tuning {
+                far: Some(far),
+                bucket_bits: Some(1),
+                ..Tuning::default()
+            },
         )
         .unwrap();
         assert_eq!(tree.reached(), 3, "far {far}");
@@ -175,8 +180,11 @@ fn deep_chain_needs_no_recursion() {
         n,
         WeakEdges::Follow,
         &IN_MEMORY,
-        Some(Linking::Balanced),
-        Some(true),
+        Tuning {
+            linking: Some(Linking::Balanced),
+            far: Some(true),
+            bucket_bits: Some(3),
+        },
     )
     .unwrap();
     assert_eq!(balanced.idom, tree.idom);
