@@ -24,6 +24,8 @@ impl Plain for u64 {}
 pub(crate) struct FileScratch {
     dir: PathBuf,
     next: AtomicU64,
+    /// From how many bytes an array written in many places at once gets small pages.
+    scattered_small_from: usize,
 }
 
 impl FileScratch {
@@ -44,6 +46,7 @@ impl FileScratch {
         Ok(FileScratch {
             dir,
             next: AtomicU64::new(0),
+            scattered_small_from: memory_bytes().map_or(0, |m| m / 10),
         })
     }
 
@@ -76,11 +79,12 @@ impl FileScratch {
         // SAFETY: the file is new, unlinked and ours alone; nobody else can change its length
         // while it is mapped.
         let map = unsafe { MmapMut::map_mut(&file) }.map_err(io)?;
-        // Huge pages save address-translation misses on the arrays read at random, but not on
-        // those written in many places at once: there each 2 MiB page would be written out
-        // again and again once the scratch outgrows the memory.
+        // Huge pages save misses in the address translation, but not on a large array written
+        // in many places at once: once more than a tenth of the memory is dirty (the kernel's
+        // usual `dirty_background_ratio`) pages are written out while they are still being
+        // written, and each 2 MiB page written again is written out again whole.
         #[cfg(target_os = "linux")]
-        if !WRITTEN_SCATTERED.contains(&what) {
+        if !(WRITTEN_SCATTERED.contains(&what) && bytes >= self.scattered_small_from) {
             let _ = map.advise(memmap2::Advice::HugePage);
         }
         Ok(Box::new(Mapped::<T> {
@@ -99,6 +103,14 @@ impl Scratch for FileScratch {
     fn u64s(&self, len: usize, what: &'static str) -> hprof::binary::Result<Array<u64>> {
         self.map(len, what)
     }
+}
+
+/// The machine's memory (`MemTotal` of `/proc/meminfo`), if known.
+fn memory_bytes() -> Option<usize> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemTotal:"))?;
+    let kib: usize = line.split_whitespace().nth(1)?.parse().ok()?;
+    kib.checked_mul(1024)
 }
 
 /// A mapped file seen as `[T]`.
