@@ -78,8 +78,8 @@ proptest! {
         let entry = n;
         let (reached, dom) = dominance(&rows, entry);
         // Both ways of linking the semidominator forest, with and without the early loads
-        // and predecessor buckets of graphs past the caches (buckets of 1 to 16 rows), give
-        // the same tree.
+        // and predecessor buckets of graphs past the caches (buckets of 1, 2, 4, 16 and 65,536
+        // targets), give the same tree.
         let tuned = |linking, far, bucket_bits| DominatorTree::compute_tuned(
             Edges::from_rows(&rows), entry as u32, WeakEdges::Skip, &IN_MEMORY,
             Tuning { linking: Some(linking), far: Some(far), bucket_bits: Some(bucket_bits) }).unwrap();
