@@ -403,9 +403,7 @@ impl<'a, 'f> Graph<'a, 'f> {
     /// Whether `node` is reached from the roots (over every edge).
     pub fn is_reachable(&self, node: NodeIndex) -> bool {
         match &self.reached {
-            Some(bits) => bits
-                .get(node as usize / 64)
-                .is_some_and(|w| w >> (node % 64) & 1 == 1),
+            Some(reached) => bits::is_set(reached, node),
             None => self.in_dominator_tree(node),
         }
     }

@@ -5,6 +5,7 @@
 use super::super::error::Result;
 use super::super::types::Id;
 use super::EdgePolicy;
+use super::bits;
 use super::edges::{Edges, Via};
 use super::objects::ObjectIndex;
 use super::references::for_each_reference;
@@ -61,14 +62,10 @@ pub(crate) fn mark(edges: &Edges, n: usize) -> Vec<u64> {
     let mut bits = vec![0u64; n.div_ceil(64)];
     let mut stack: Vec<u32> = vec![n as u32];
     while let Some(v) = stack.pop() {
-        for &t in edges.row(v) {
-            let w = t;
-            if let Some(word) = bits.get_mut(w as usize / 64) {
-                let bit = 1u64 << (w % 64);
-                if *word & bit == 0 {
-                    *word |= bit;
-                    stack.push(w);
-                }
+        for &w in edges.row(v) {
+            if (w as usize) < bits.len() * 64 && !bits::is_set(&bits, w) {
+                bits::set(&mut bits, w);
+                stack.push(w);
             }
         }
     }
