@@ -242,3 +242,80 @@ fn the_reference_bound_follows_the_bytes_not_the_longest_instance() {
     let graph = super::Graph::build(&data, super::Options::default()).unwrap();
     assert_eq!(graph.summary().objects, 1003);
 }
+
+#[test]
+fn every_name_written_scattered_is_one_the_graph_asks_for() {
+    use std::collections::BTreeSet;
+    use std::sync::Mutex;
+
+    use super::super::write::HeapBuilder;
+    use super::super::{GcRoot, Id, IdSize, Value};
+    use super::scratch::{Array, Scratch, WRITTEN_SCATTERED};
+    use super::suspects::SuspectOptions;
+    use super::{Graph, Options};
+
+    /// Heap memory that remembers what each array was asked for as.
+    struct Names(Mutex<BTreeSet<&'static str>>);
+    impl Scratch for Names {
+        fn u32s(&self, len: usize, what: &'static str) -> crate::binary::Result<Array<u32>> {
+            self.0.lock().unwrap().insert(what);
+            IN_MEMORY.u32s(len, what)
+        }
+        fn u64s(&self, len: usize, what: &'static str) -> crate::binary::Result<Array<u64>> {
+            self.0.lock().unwrap().insert(what);
+            IN_MEMORY.u64s(len, what)
+        }
+    }
+    let names = Names(Mutex::new(BTreeSet::new()));
+    // A graph past the caches (forced: predecessor buckets), then a whole graph with paths,
+    // leak suspects and the reverse index.
+    let rows: Vec<Vec<u32>> = vec![vec![1, 2], vec![2], vec![0], vec![0]];
+    DominatorTree::compute_tuned(
+        Edges::from_rows(&rows),
+        3,
+        WeakEdges::Follow,
+        &names,
+        Tuning {
+            far: Some(true),
+            ..Tuning::default()
+        },
+    )
+    .unwrap();
+    DominatorTree::compute(Edges::from_rows(&rows), 3, WeakEdges::Follow, &names).unwrap();
+    let mut heap = HeapBuilder::new(IdSize::Eight);
+    heap.class(Id(0x10), "java.lang.Object", Id::NULL, &[])
+        .class(
+            Id(0x20),
+            "Node",
+            Id(0x10),
+            &[("next", super::super::BasicType::Object)],
+        )
+        .instance(Id(0x100), Id(0x20), &[Value::Object(Id(0x101))])
+        .instance(Id(0x101), Id(0x20), &[Value::Object(Id::NULL)])
+        .root(GcRoot::StickyClass {
+            object_id: Id(0x20),
+        })
+        .root(GcRoot::Unknown {
+            object_id: Id(0x100),
+        });
+    let data = heap.build().unwrap();
+    let options = Options {
+        scratch: &names,
+        ..Options::default()
+    };
+    let graph = Graph::build(&data, options).unwrap();
+    let node = graph.node(Id(0x101)).unwrap();
+    assert!(graph.path(node).is_some());
+    graph.leak_suspects(SuspectOptions {
+        threshold: 0.0,
+        ..SuspectOptions::default()
+    });
+    graph.reverse_index();
+    let asked = names.0.into_inner().unwrap();
+    for name in WRITTEN_SCATTERED {
+        assert!(
+            asked.contains(name),
+            "{name:?} is never asked for: {asked:?}"
+        );
+    }
+}
