@@ -6,6 +6,8 @@
 //! linking from there on, where depth-first paths millions long would make simple linking's
 //! O(m log n) evaluation the whole run.
 
+use std::ops::Range;
+
 use super::super::error::Result;
 use super::NONE;
 use super::bits;
@@ -13,7 +15,7 @@ use super::edges::{Edges, View};
 use super::scratch::{self, Array, IN_MEMORY, Scratch};
 
 /// Positions in the predecessor lists: `u32` while the edges fit, else `u64`.
-trait Pos: Copy + Default {
+trait Pos: Copy + Default + Send {
     fn at(self) -> usize;
     fn inc(&mut self);
     fn of(x: usize) -> Self;
@@ -336,21 +338,24 @@ fn depth_first<const LOOK: bool>(
     n
 }
 
-/// Rewrites every target of a reached row to its DFS number (NONE: a weak edge left out, or
-/// a dangling one), so that the predecessor passes read them front to back with no lookup,
-/// and calls `count(w)` for each edge between reached rows. Rows the search did not reach
-/// keep theirs, unread. With `AHEAD_BY` above 0 the DFS number that many edges ahead is
-/// loaded early.
+/// Rewrites every target of a reached row of `stretch` to its DFS number (NONE: a weak edge
+/// left out, or a dangling one), so that the predecessor passes read them front to back
+/// with no lookup, and calls `count(w)` for each edge between reached rows. `targets` holds
+/// the stretch's targets, from its first row's start on. Rows the search did not reach keep
+/// theirs, unread. With `AHEAD_BY` above 0 the DFS number that many edges ahead is loaded
+/// early.
 fn number_targets<const AHEAD_BY: usize>(
     rows_view: View<'_>,
+    stretch: Range<usize>,
     targets: &mut [u32],
     skip_weak: bool,
     pre: &[u32],
     mut count: impl FnMut(u32),
 ) {
     let rows = pre.len();
+    let base = rows_view.start(stretch.start) as usize;
     let number = |targets: &[u32], pos: usize| {
-        let t = targets.get(pos).copied().unwrap_or(NONE);
+        let t = targets.get(pos.wrapping_sub(base)).copied().unwrap_or(NONE);
         if (t as usize) < rows && !(skip_weak && rows_view.is_weak(pos as u64)) {
             g(pre, t)
         } else {
@@ -359,10 +364,14 @@ fn number_targets<const AHEAD_BY: usize>(
     };
     let mut next = 0usize;
     let mut touched = 0u32;
-    for (v, &i) in pre.iter().enumerate() {
+    for v in stretch {
+        let i = pre.get(v).copied().unwrap_or(NONE);
         let (a, b) = rows_view.range(v as u32);
         if AHEAD_BY > 0 {
-            let stop = (b as usize).saturating_add(AHEAD_BY).min(targets.len());
+            let stop = (b as usize)
+                .wrapping_sub(base)
+                .saturating_add(AHEAD_BY)
+                .min(targets.len());
             while next < stop {
                 touched ^= g(pre, targets.get(next).copied().unwrap_or(NONE));
                 next += 1;
@@ -373,7 +382,7 @@ fn number_targets<const AHEAD_BY: usize>(
         }
         for pos in a as usize..b as usize {
             let w = number(targets, pos);
-            if let Some(slot) = targets.get_mut(pos) {
+            if let Some(slot) = targets.get_mut(pos.wrapping_sub(base)) {
                 *slot = w;
             }
             if w != NONE {
@@ -384,27 +393,134 @@ fn number_targets<const AHEAD_BY: usize>(
     std::hint::black_box(touched);
 }
 
+/// Rows `0..rows` cut into at most `k` stretches of about equal edges: their bounds, from 0
+/// to `rows`.
+fn cut_rows(view: View<'_>, rows: usize, k: usize) -> Vec<usize> {
+    let total = view.start(rows);
+    let mut cuts = vec![0usize];
+    for t in 1..k.max(1) as u64 {
+        let want = total / k as u64 * t + total % k as u64 * t / k as u64;
+        let (mut lo, mut hi) = (cuts.last().copied().unwrap_or(0), rows);
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            if view.start(mid) < want {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        cuts.push(lo);
+    }
+    cuts.push(rows);
+    cuts
+}
+
+/// [`number_targets`] over the stretches of rows between `cuts`, a thread each, counting the
+/// edges into each of `buckets` buckets of `2^bits` DFS numbers: per stretch, per bucket.
+fn number_on_threads(
+    view: View<'_>,
+    targets: &mut [u32],
+    skip_weak: bool,
+    pre: &[u32],
+    cuts: &[usize],
+    (bits, buckets): (u32, usize),
+) -> Vec<Vec<usize>> {
+    std::thread::scope(|scope| {
+        let mut rest = targets;
+        let mut handles = Vec::new();
+        for pair in cuts.windows(2) {
+            let (a, b) = (
+                pair.first().copied().unwrap_or(0),
+                pair.get(1).copied().unwrap_or(0),
+            );
+            let len = view.start(b).saturating_sub(view.start(a)) as usize;
+            let len = len.min(rest.len());
+            let (mine, tail) = std::mem::take(&mut rest).split_at_mut(len);
+            rest = tail;
+            handles.push(scope.spawn(move || {
+                let mut counts = vec![0usize; buckets];
+                number_targets::<AHEAD>(view, a..b, mine, skip_weak, pre, |w| {
+                    if let Some(c) = counts.get_mut((w >> bits) as usize) {
+                        *c += 1;
+                    }
+                });
+                counts
+            }));
+        }
+        handles
+            .into_iter()
+            .map(|h| {
+                h.join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+            })
+            .collect()
+    })
+}
+
+/// One stretch's share of a bucket in [`preds_by_buckets`]: the places of its entries, the
+/// words of low bits it alone fills (both entries of the word its own), the place of its
+/// first entry in the bucket, how many it has dealt, and the low bits it cannot write
+/// itself: its last entry's if that starts a word, its first's if that ends one (the
+/// other half of those words belongs to the stretch before or after).
+struct Share<'a> {
+    preds: &'a mut [u32],
+    lows: &'a mut [u32],
+    first: usize,
+    dealt: usize,
+    pending: u32,
+    first_low: u32,
+}
+
+/// Deals every edge of the rows of `stretch` to its target's bucket: the entry to the
+/// bucket's next place, its low bits beside it.
+fn deal(view: View<'_>, pre: &[u32], stretch: Range<usize>, bits: u32, shares: &mut [Share<'_>]) {
+    let mask = (1u32 << bits) - 1;
+    each_pred(view, pre, stretch, |w, i| {
+        if let Some(sh) = shares.get_mut((w >> bits) as usize) {
+            let k = sh.dealt;
+            sh.dealt += 1;
+            if let Some(slot) = sh.preds.get_mut(k) {
+                *slot = i;
+            }
+            let j = sh.first + k;
+            let low = w & mask;
+            if j & 1 == 0 {
+                sh.pending = low;
+            } else if k == 0 {
+                sh.first_low = low;
+            } else if let Some(slot) = sh.lows.get_mut((j / 2).wrapping_sub(sh.first.div_ceil(2))) {
+                *slot = sh.pending | (low << 16);
+            }
+        }
+    });
+}
+
 /// The predecessor lists of a graph past the caches, built by buckets of `2^bits` DFS
 /// numbers rather than with a counter and a cursor per vertex, both touched at random for
 /// every edge (in scratch files larger than the memory, pages written at random are written
 /// out again and again). The edges are dealt to their target's bucket, each bucket's region
 /// of `preds` filled front to back with the target's low bits beside each entry (2 bytes, in
 /// `lows`, in regions of their own), then each bucket, small enough for the caches, is sorted
-/// by those low bits. `buckets[b]` holds how many edges target bucket `b`; `pre` and `view`
-/// are the numbered edges.
+/// by those low bits. The stretches of rows between `cuts` are dealt on a thread each,
+/// `counts[t][b]` edges of stretch `t` to bucket `b` (each stretch's entries after those of
+/// the stretches before it, as one thread would place them); `pre` and `view` are the
+/// numbered edges.
 fn preds_by_buckets<P: Pos>(
     view: View<'_>,
     pre: &[u32],
-    n: usize,
-    bits: u32,
-    buckets: &[usize],
+    (n, bits): (usize, u32),
+    cuts: &[usize],
+    counts: &[Vec<usize>],
     s: &dyn Scratch,
 ) -> Result<(Array<P>, Array<u32>)> {
+    let buckets = n.div_ceil(1 << bits);
+    let of = |t: usize, b: usize| counts.get(t).and_then(|c| c.get(b)).copied().unwrap_or(0);
     // Where each bucket's entries start in `preds`, and its low bits in `lows` (two a word,
     // so that a bucket's region of `lows` starts on a word of its own).
-    let mut regions = Vec::with_capacity(buckets.len() + 1);
+    let mut regions = Vec::with_capacity(buckets + 1);
     let (mut at, mut low_at) = (0usize, 0usize);
-    for &c in buckets {
+    for b in 0..buckets {
+        let c: usize = (0..counts.len()).map(|t| of(t, b)).sum();
         regions.push(Region { at, low_at });
         at += c;
         low_at += c.div_ceil(2);
@@ -413,36 +529,100 @@ fn preds_by_buckets<P: Pos>(
     let mut preds_array = scratch::u32s(s, at, "predecessors")?;
     let mut lows_array = scratch::u32s(s, low_at, "predecessor buckets")?;
     let (preds, lows): (&mut [u32], &mut [u32]) = (&mut preds_array, &mut lows_array);
-    // Per bucket: its next entry, and the low bits of an entry at an even place until the
-    // next one comes (then both are written as one word, never read back).
-    let mut deal: Vec<(usize, u32)> = regions.iter().map(|r| (r.at, 0)).collect();
-    let mask = (1u32 << bits) - 1;
-    each_pred(view, pre, |w, i| {
-        let b = (w >> bits) as usize;
-        if let (Some((next, pending)), Some(r)) = (deal.get_mut(b), regions.get(b)) {
-            let j = *next - r.at;
-            if let Some(slot) = preds.get_mut(*next) {
-                *slot = i;
-            }
-            *next += 1;
-            if j & 1 == 0 {
-                *pending = w & mask;
-            } else if let Some(slot) = lows.get_mut(r.low_at + j / 2) {
-                *slot = *pending | ((w & mask) << 16);
+    let ends: Vec<Vec<(u32, u32)>> = {
+        // Each stretch's share of each bucket, the regions cut in stretch order.
+        let mut shares: Vec<Vec<Share<'_>>> = counts.iter().map(|_| Vec::new()).collect();
+        let (mut preds_rest, mut lows_rest, mut lows_pos) = (&mut *preds, &mut *lows, 0usize);
+        for (b, r) in regions.iter().take(buckets).enumerate() {
+            let mut first = 0usize;
+            for (t, mine) in shares.iter_mut().enumerate() {
+                let c = of(t, b).min(preds_rest.len());
+                let (p, rest) = std::mem::take(&mut preds_rest).split_at_mut(c);
+                preds_rest = rest;
+                let (w0, w1) = (r.low_at + first.div_ceil(2), r.low_at + (first + c) / 2);
+                let mut words: &mut [u32] = &mut [];
+                if w1 > w0 {
+                    let skip = w0.saturating_sub(lows_pos).min(lows_rest.len());
+                    let (_, after) = std::mem::take(&mut lows_rest).split_at_mut(skip);
+                    let (w, rest) = after.split_at_mut((w1 - w0).min(after.len()));
+                    (words, lows_rest, lows_pos) = (w, rest, w1);
+                }
+                mine.push(Share {
+                    preds: p,
+                    lows: words,
+                    first,
+                    dealt: 0,
+                    pending: 0,
+                    first_low: 0,
+                });
+                first += c;
             }
         }
-    });
-    for ((next, pending), r) in deal.iter().zip(&regions) {
-        let j = next - r.at;
-        if j & 1 == 1 {
-            if let Some(slot) = lows.get_mut(r.low_at + j / 2) {
-                *slot = *pending;
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = shares
+                .into_iter()
+                .zip(cuts.windows(2))
+                .map(|(mut mine, pair)| {
+                    let (a, b) = (
+                        pair.first().copied().unwrap_or(0),
+                        pair.get(1).copied().unwrap_or(0),
+                    );
+                    scope.spawn(move || {
+                        deal(view, pre, a..b, bits, &mut mine);
+                        mine.iter().map(|sh| (sh.pending, sh.first_low)).collect()
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| {
+                    h.join()
+                        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+                })
+                .collect()
+        })
+    };
+    // The words of low bits that two stretches share, or a bucket's last, half-filled one.
+    let end_of = |t: usize, b: usize| {
+        ends.get(t)
+            .and_then(|e| e.get(b))
+            .copied()
+            .unwrap_or((0, 0))
+    };
+    for (b, pair) in regions.windows(2).enumerate() {
+        let (Some(r), Some(following)) = (pair.first(), pair.get(1)) else {
+            continue;
+        };
+        let total = following.at - r.at;
+        let mut first = 0usize;
+        for t in 0..counts.len() {
+            let end = first + of(t, b);
+            if end > first && end & 1 == 1 {
+                let high = if end < total {
+                    (t + 1..counts.len())
+                        .find(|&u| of(u, b) > 0)
+                        .map_or(0, |u| end_of(u, b).1)
+                } else {
+                    0
+                };
+                if let Some(slot) = lows.get_mut(r.low_at + end / 2) {
+                    *slot = end_of(t, b).0 | (high << 16);
+                }
             }
+            first = end;
         }
     }
-    drop(deal);
+    drop(ends);
     let mut pstart_array = P::alloc(s, n + 1)?;
-    sort_buckets(&regions, bits, preds, lows, &mut pstart_array, SORT_BUFFER);
+    sort_buckets(
+        &regions,
+        bits,
+        preds,
+        lows,
+        &mut pstart_array,
+        SORT_BUFFER,
+        cuts.len() - 1,
+    );
     drop(lows_array);
     Ok((pstart_array, preds_array))
 }
@@ -467,7 +647,8 @@ const SORT_BUFFER: usize = 1 << 22;
 
 /// Sorts each bucket's region of `preds` by the low bits beside each entry (a counting sort,
 /// through a buffer up to `buffered` entries, else in place) and writes the start of each
-/// target's list into `pstart`.
+/// target's list into `pstart`: runs of buckets of about equal entries on up to `threads`
+/// threads.
 fn sort_buckets<P: Pos>(
     regions: &[Region],
     bits: u32,
@@ -475,19 +656,77 @@ fn sort_buckets<P: Pos>(
     lows: &[u32],
     pstart: &mut [P],
     buffered: usize,
+    threads: usize,
 ) {
     let n = pstart.len().saturating_sub(1);
+    let buckets = regions.len().saturating_sub(1);
+    let total = regions.last().map_or(0, |r| r.at);
+    let threads = threads.max(1);
+    let mut bounds = vec![0usize];
+    for t in 1..threads {
+        let want = total / threads * t + total % threads * t / threads;
+        let b = regions.partition_point(|r| r.at < want).min(buckets);
+        bounds.push(b.max(bounds.last().copied().unwrap_or(0)));
+    }
+    bounds.push(buckets);
+    std::thread::scope(|scope| {
+        let (mut preds_rest, mut pstart_rest) =
+            (&mut *preds, pstart.get_mut(..n).unwrap_or_default());
+        let mut handles = Vec::new();
+        for pair in bounds.windows(2) {
+            let (b0, b1) = (
+                pair.first().copied().unwrap_or(0),
+                pair.get(1).copied().unwrap_or(0),
+            );
+            let group = regions.get(b0..=b1).unwrap_or_default();
+            let at = |b: usize| regions.get(b).map_or(0, |r| r.at);
+            let len = (at(b1) - at(b0)).min(preds_rest.len());
+            let (mine, rest) = std::mem::take(&mut preds_rest).split_at_mut(len);
+            preds_rest = rest;
+            let keys = (b1 << bits).min(n).saturating_sub((b0 << bits).min(n));
+            let keys = keys.min(pstart_rest.len());
+            let (starts, rest) = std::mem::take(&mut pstart_rest).split_at_mut(keys);
+            pstart_rest = rest;
+            handles.push(
+                scope.spawn(move || sort_group(group, b0, bits, n, mine, lows, starts, buffered)),
+            );
+        }
+        for h in handles {
+            if let Err(panic) = h.join() {
+                std::panic::resume_unwind(panic);
+            }
+        }
+    });
+    if let (Some(p), Some(last)) = (pstart.last_mut(), regions.last()) {
+        *p = P::of(last.at);
+    }
+}
+
+/// [`sort_buckets`] for the run of buckets from `b0` whose regions (and the following one)
+/// are `regions`: `preds` and `pstart` are their slices, `lows` the whole array.
+#[allow(clippy::too_many_arguments)]
+fn sort_group<P: Pos>(
+    regions: &[Region],
+    b0: usize,
+    bits: u32,
+    n: usize,
+    preds: &mut [u32],
+    lows: &[u32],
+    pstart: &mut [P],
+    buffered: usize,
+) {
     let width = 1usize << bits;
+    let base = regions.first().map_or(0, |r| r.at);
     // Per target of the bucket: its first free place, then where its list ends.
     let mut next = vec![0usize; width];
     let mut end = vec![0usize; width];
     let mut buffer: Vec<u32> = Vec::new();
-    for (b, pair) in regions.windows(2).enumerate() {
+    for (k, pair) in regions.windows(2).enumerate() {
         let (Some(r), Some(following)) = (pair.first(), pair.get(1)) else {
             continue;
         };
         let len = following.at - r.at;
-        let lo = b << bits;
+        let lo = (b0 + k) << bits;
         let keys = width.min(n.saturating_sub(lo));
         let next = next.get_mut(..keys).unwrap_or_default();
         let end = end.get_mut(..keys).unwrap_or_default();
@@ -498,8 +737,9 @@ fn sort_buckets<P: Pos>(
             }
         }
         let mut sum = 0usize;
-        for (k, (nk, ek)) in next.iter_mut().zip(end.iter_mut()).enumerate() {
-            if let Some(p) = pstart.get_mut(lo + k) {
+        let first = k << bits;
+        for (key, (nk, ek)) in next.iter_mut().zip(end.iter_mut()).enumerate() {
+            if let Some(p) = pstart.get_mut(first + key) {
                 *p = P::of(r.at + sum);
             }
             let c = *nk;
@@ -507,7 +747,7 @@ fn sort_buckets<P: Pos>(
             sum += c;
             *ek = sum;
         }
-        let Some(region) = preds.get_mut(r.at..following.at) else {
+        let Some(region) = preds.get_mut(r.at - base..following.at - base) else {
             continue;
         };
         if len <= buffered {
@@ -527,9 +767,6 @@ fn sort_buckets<P: Pos>(
         } else {
             sort_in_place(region, lows, r.low_at, next, end);
         }
-    }
-    if let (Some(p), Some(last)) = (pstart.last_mut(), regions.last()) {
-        *p = P::of(last.at);
     }
 }
 
@@ -572,12 +809,14 @@ fn sort_in_place(
     }
 }
 
-/// Calls `f(w, i)` for every edge between reached rows, `w` the target's DFS number and `i`
-/// the source's: rows in their own order, so the target array is read front to back (a row's
-/// DFS number from `pre`); which order a predecessor list gets does not matter.
+/// Calls `f(w, i)` for every edge between reached rows of `stretch`, `w` the target's DFS
+/// number and `i` the source's: rows in their own order, so the target array is read front
+/// to back (a row's DFS number from `pre`); which order a predecessor list gets does not
+/// matter.
 #[inline(always)]
-fn each_pred(view: View<'_>, pre: &[u32], mut f: impl FnMut(u32, u32)) {
-    for (v, &i) in pre.iter().enumerate() {
+fn each_pred(view: View<'_>, pre: &[u32], stretch: Range<usize>, mut f: impl FnMut(u32, u32)) {
+    for v in stretch {
+        let i = pre.get(v).copied().unwrap_or(NONE);
         if i == NONE {
             continue;
         }
@@ -618,6 +857,9 @@ const BALANCED_FROM: usize = 1 << 26;
 /// cost more than they save (the A/B runs are in `benches/README.md`).
 pub(crate) const FAR_FROM: usize = 1 << 26;
 
+/// At most this many threads build the predecessor lists.
+const MAX_THREADS: usize = 64;
+
 /// log2 of how many DFS numbers a bucket of the predecessor build covers on graphs past the
 /// caches ([`preds_by_buckets`]): a bucket's counters and lists then fit the caches, and the
 /// edges are dealt to at most 2^16 buckets (2^32 rows).
@@ -633,6 +875,8 @@ pub(crate) struct Tuning {
     pub(crate) far: Option<bool>,
     /// log2 of a bucket's DFS numbers, at most 16 ([`BUCKET_BITS`]).
     pub(crate) bucket_bits: Option<u32>,
+    /// How many threads build the predecessor lists by buckets (0 counts as 1).
+    pub(crate) threads: usize,
 }
 
 /// Immediate dominators of a graph in compressed sparse rows.
@@ -673,6 +917,26 @@ impl DominatorTree {
         Self::compute_tuned(edges, entry, weak, s, Tuning::default())
     }
 
+    /// [`DominatorTree::compute`] with up to `threads` threads (the calling one's included)
+    /// where the work divides: building the predecessor lists of graphs past the caches.
+    /// The tree is the same whatever their number.
+    ///
+    /// # Errors
+    /// When `s` fails.
+    pub fn compute_threaded(
+        edges: Edges,
+        entry: u32,
+        weak: WeakEdges,
+        s: &dyn Scratch,
+        threads: usize,
+    ) -> Result<DominatorTree> {
+        let tuning = Tuning {
+            threads,
+            ..Tuning::default()
+        };
+        Self::compute_tuned(edges, entry, weak, s, tuning)
+    }
+
     /// [`DominatorTree::compute`] with the choices of [`Tuning`] forced.
     pub(crate) fn compute_tuned(
         edges: Edges,
@@ -682,13 +946,13 @@ impl DominatorTree {
         tuning: Tuning,
     ) -> Result<DominatorTree> {
         if u32::try_from(edges.len()).is_ok() {
-            Self::compute_with::<u32>(edges, entry, weak, s, tuning)
+            Self::compute_sized::<u32>(edges, entry, weak, s, tuning)
         } else {
-            Self::compute_with::<u64>(edges, entry, weak, s, tuning)
+            Self::compute_sized::<u64>(edges, entry, weak, s, tuning)
         }
     }
 
-    fn compute_with<P: Pos>(
+    fn compute_sized<P: Pos>(
         edges: Edges,
         entry: u32,
         weak: WeakEdges,
@@ -726,13 +990,11 @@ impl DominatorTree {
         //    back), then list each edge under its target.
         let (pstart_array, preds_array) = if far {
             let bits = tuning.bucket_bits.unwrap_or(BUCKET_BITS).min(16);
-            let mut buckets = vec![0usize; n.div_ceil(1 << bits)];
-            number_targets::<AHEAD>(rows_view, targets, skip_weak, &pre, |w| {
-                if let Some(c) = buckets.get_mut((w >> bits) as usize) {
-                    *c += 1;
-                }
-            });
-            let lists = preds_by_buckets::<P>(edges.view(), &pre, n, bits, &buckets, s)?;
+            let cuts = cut_rows(rows_view, rows, tuning.threads.clamp(1, MAX_THREADS));
+            let buckets = n.div_ceil(1 << bits);
+            let counts =
+                number_on_threads(rows_view, targets, skip_weak, &pre, &cuts, (bits, buckets));
+            let lists = preds_by_buckets::<P>(edges.view(), &pre, (n, bits), &cuts, &counts, s)?;
             drop(pre);
             drop(edges);
             lists
@@ -741,7 +1003,7 @@ impl DominatorTree {
             // as the cursor of row w (it ends at the start of row w + 1).
             let mut pstart_array = P::alloc(s, n + 1)?;
             let pstart: &mut [P] = &mut pstart_array;
-            number_targets::<0>(rows_view, targets, skip_weak, &pre, |w| {
+            number_targets::<0>(rows_view, 0..rows, targets, skip_weak, &pre, |w| {
                 if let Some(c) = pstart.get_mut(w as usize + 1) {
                     c.inc();
                 }
@@ -754,7 +1016,7 @@ impl DominatorTree {
             }
             let mut preds_array = scratch::u32s(s, sum, "predecessors")?;
             let preds: &mut [u32] = &mut preds_array;
-            each_pred(edges.view(), &pre, |w, i| {
+            each_pred(edges.view(), &pre, 0..rows, |w, i| {
                 if let Some(f) = pstart.get_mut(w as usize + 1) {
                     if let Some(slot) = preds.get_mut(f.at()) {
                         *slot = i;
@@ -847,7 +1109,7 @@ mod tests {
 
     proptest! {
         /// Both ways of sorting a bucket (through a buffer, in place) list every entry under
-        /// its target, in buckets of 1 to 16 targets.
+        /// its target, in buckets of 1 to 16 targets, on 1 to 3 threads.
         #[test]
         fn buckets_sort_by_target(bits in 0u32..5, targets in proptest::collection::vec(0u32..40, 0..300)) {
             let n = 40usize;
@@ -871,14 +1133,14 @@ mod tests {
             for (i, &w) in targets.iter().enumerate() {
                 want[w as usize].push(i as u32);
             }
-            for buffered in [0, usize::MAX] {
+            for (buffered, threads) in [(0, 1), (usize::MAX, 1), (0, 2), (usize::MAX, 3)] {
                 let (mut got, mut pstart) = (preds.clone(), vec![0u32; n + 1]);
-                sort_buckets(&regions, bits, &mut got, &lows, &mut pstart, buffered);
+                sort_buckets(&regions, bits, &mut got, &lows, &mut pstart, buffered, threads);
                 prop_assert_eq!(pstart[n] as usize, targets.len());
                 for (w, list) in want.iter().enumerate() {
                     let mut listed = got[pstart[w] as usize..pstart[w + 1] as usize].to_vec();
                     listed.sort_unstable();
-                    prop_assert_eq!(&listed, list, "target {} buffered {}", w, buffered);
+                    prop_assert_eq!(&listed, list, "target {} buffered {} threads {}", w, buffered, threads);
                 }
             }
         }

@@ -7,6 +7,7 @@ use super::classes::ClassNumbers;
 use super::objects::ObjectIndex;
 pub use super::references::Via;
 use super::references::for_each_reference;
+use super::retained::{Shallow, shallow_size};
 use super::scratch::{self, Array, Scratch};
 use super::{EdgePolicy, NodeIndex};
 
@@ -92,6 +93,16 @@ impl<'e> View<'e> {
         match (a, b) {
             (Some(a), Some(b)) => (a, b),
             _ => (0, 0),
+        }
+    }
+
+    /// Where row `v`'s targets start in the target array (`v` up to the number of rows: the
+    /// end of the last).
+    #[inline(always)]
+    pub(crate) fn start(&self, v: usize) -> u64 {
+        match self.starts {
+            StartsView::Narrow(s) => s.get(v).map_or(0, |&x| u64::from(x)),
+            StartsView::Wide(s) => s.get(v).copied().unwrap_or(0),
         }
     }
 
@@ -183,8 +194,8 @@ impl Edges {
 
     /// Builds the outgoing references of every node, then the super-root row from `roots`
     /// (distinct root nodes, ascending), in `scratch`. Dangling and unknown references are
-    /// counted in `warnings`. With `classes`, the class number of every node is written on
-    /// the way. Up to `threads` threads (the calling one included) decode stretches of rows
+    /// counted in `warnings`. What `per_node` asks for is written on the way. Up to `threads`
+    /// threads (the calling one included) decode stretches of rows
     /// at once; the result is the same whatever their number.
     pub(crate) fn build(
         ix: &ObjectIndex<'_>,
@@ -192,9 +203,10 @@ impl Edges {
         roots: &[NodeIndex],
         warnings: &mut super::Warnings,
         s: &dyn Scratch,
-        classes: Option<(&ClassNumbers, &mut [u32])>,
+        per_node: PerNode<'_, '_>,
         threads: usize,
     ) -> Result<Edges> {
+        let PerNode { classes, sizes } = per_node;
         let n = ix.len();
         let bound = ix.edge_bound.saturating_add(roots.len() as u64);
         let bound = usize::try_from(bound).unwrap_or(usize::MAX);
@@ -237,6 +249,10 @@ impl Edges {
                 Some((numbers, of_node)) => (Some(numbers), Some(of_node)),
                 None => (None, None),
             };
+            let (rule, mut size_of_node) = match sizes {
+                Some((rule, of_node)) => (Some(rule), Some(of_node)),
+                None => (None, None),
+            };
             let mut jobs = Vec::with_capacity(stretches);
             let mut first = Some((&mut **targets_array, weak.as_mut().map(|w| &mut ***w)));
             let mut others = own.iter_mut();
@@ -247,14 +263,8 @@ impl Edges {
                 );
                 let (row_ends, rest) = ends.split_at(b - a);
                 ends = rest;
-                let row_classes = match of_node.take() {
-                    Some(v) => {
-                        let (mine, rest) = v.split_at_mut((b - a).min(v.len()));
-                        of_node = Some(rest);
-                        Some(mine)
-                    }
-                    None => None,
-                };
+                let row_classes = take_rows(&mut of_node, b - a);
+                let row_sizes = take_rows(&mut size_of_node, b - a);
                 let (targets, weak): (&mut [u32], Option<&mut [u64]>) = match first.take() {
                     Some(f) => f,
                     None => match others.next() {
@@ -268,6 +278,7 @@ impl Edges {
                     targets,
                     weak,
                     classes: numbers.zip(row_classes),
+                    sizes: rule.zip(row_sizes),
                 });
             }
             let mut jobs = jobs.into_iter();
@@ -439,6 +450,27 @@ impl Edges {
     }
 }
 
+/// What [`Edges::build`] writes for every node on the way, besides its references.
+#[derive(Default)]
+pub(crate) struct PerNode<'a, 'f> {
+    /// The class number of every node.
+    pub(crate) classes: Option<(&'a ClassNumbers, &'a mut [u32])>,
+    /// The shallow size of every node under the rule given ([`SIZE_ASK_AGAIN`] for one too
+    /// large for a `u32`), so that retained sizes need not read the dump again.
+    pub(crate) sizes: Option<(Shallow<'f>, &'a mut [u32])>,
+}
+
+/// The first `k` slots of a per-row array (the rest left in `v`), if there is one.
+fn take_rows<'e>(v: &mut Option<&'e mut [u32]>, k: usize) -> Option<&'e mut [u32]> {
+    let all = v.take()?;
+    let (mine, rest) = all.split_at_mut(k.min(all.len()));
+    *v = Some(rest);
+    Some(mine)
+}
+
+/// A shallow size [`Edges::build`] could not keep in a `u32`: ask the rule again.
+pub(crate) const SIZE_ASK_AGAIN: u32 = u32::MAX;
+
 /// At most this many threads decode references.
 const MAX_THREADS: usize = 64;
 
@@ -492,6 +524,7 @@ struct Stretch<'e> {
     targets: &'e mut [u32],
     weak: Option<&'e mut [u64]>,
     classes: Option<(&'e ClassNumbers, &'e mut [u32])>,
+    sizes: Option<(Shallow<'e>, &'e mut [u32])>,
 }
 
 /// What a [`Stretch`] found.
@@ -535,6 +568,11 @@ impl Stretch<'_> {
             if let Some((numbers, of_node)) = self.classes.as_mut() {
                 if let Some(slot) = of_node.get_mut(row) {
                     *slot = numbers.number(stats.class);
+                }
+            }
+            if let Some((rule, of_node)) = self.sizes.as_mut() {
+                if let Some(slot) = of_node.get_mut(row) {
+                    *slot = u32::try_from(shallow_size(ix, *rule, v)).unwrap_or(SIZE_ASK_AGAIN);
                 }
             }
             self.ends.set(row, d.len);

@@ -167,6 +167,7 @@ use super::types::Id;
 use classes::ClassNumbers;
 pub use classes::NodeClasses;
 use dominators::{DominatorTree, WeakEdges};
+use edges::PerNode;
 pub use edges::{Edges, Via};
 pub use objects::{Lookup, NodeKind, ObjectIndex};
 pub use options::{EdgePolicy, Options, Warnings};
@@ -291,6 +292,9 @@ impl<'a, 'f> Graph<'a, 'f> {
         let kept = classes
             .as_mut()
             .map(|(numbers, of)| (&*numbers, &mut ***of));
+        // Shallow sizes are found while each sub-record is at hand, on every thread, so that
+        // retained sizes need not read the dump once more.
+        let mut sizes = scratch::u32s(s, n, "shallow sizes")?;
         let threads = options.threads;
         let mut edges = Edges::build(
             &index,
@@ -298,14 +302,18 @@ impl<'a, 'f> Graph<'a, 'f> {
             &roots,
             &mut warnings,
             s,
-            kept,
+            PerNode {
+                classes: kept,
+                sizes: Some((options.shallow, &mut sizes)),
+            },
             threads,
         )?;
         if warnings.roots_missing && options.missing_roots != MissingRoots::Nothing {
             roots = roots::stand_in_roots(&index, &edges, options.missing_roots);
             drop(edges);
             let w = &mut Warnings::default();
-            edges = Edges::build(&index, options.policy, &roots, w, s, None, threads)?;
+            let none = PerNode::default();
+            edges = Edges::build(&index, options.policy, &roots, w, s, none, threads)?;
         }
         index.warnings = warnings;
         let weak = options.policy == EdgePolicy::Ahat;
@@ -314,7 +322,7 @@ impl<'a, 'f> Graph<'a, 'f> {
             paths::mark(&edges, n)
         });
         progress("dominators");
-        let dom = DominatorTree::compute(
+        let dom = DominatorTree::compute_threaded(
             edges,
             n as u32,
             if weak {
@@ -323,13 +331,16 @@ impl<'a, 'f> Graph<'a, 'f> {
                 WeakEdges::Follow
             },
             s,
+            threads,
         )?;
         let reachable = match &reached {
             Some(bits) => bits.iter().map(|w| w.count_ones() as usize).sum(),
             None => dom.reached().saturating_sub(1),
         };
         progress("retained sizes");
-        let (retained, retained_count) = retained::accumulate(&index, options.shallow, &dom);
+        let (retained, retained_count) =
+            retained::accumulate(&index, options.shallow, &sizes, &dom);
+        drop(sizes);
         let idom = dom.idom;
         Ok(Graph {
             index,
@@ -566,10 +577,13 @@ impl<'a, 'f> Graph<'a, 'f> {
             roots,
             &mut w,
             self.options.scratch,
-            None,
+            PerNode::default(),
             threads,
         )
-        .or_else(|_| Edges::build(ix, policy, roots, &mut w, &IN_MEMORY, None, threads))
+        .or_else(|_| {
+            let none = PerNode::default();
+            Edges::build(ix, policy, roots, &mut w, &IN_MEMORY, none, threads)
+        })
         .unwrap_or_else(|_| Edges::empty())
     }
 

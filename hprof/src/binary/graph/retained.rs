@@ -6,6 +6,7 @@ use super::super::heap_dump::SubRecord;
 use super::super::types::{Id, IdSize};
 use super::NONE;
 use super::dominators::{DominatorTree, FAR_FROM};
+use super::edges::SIZE_ASK_AGAIN;
 use super::objects::ObjectIndex;
 use super::suspects::Children;
 use super::{Graph, NodeIndex};
@@ -92,14 +93,22 @@ pub fn shallow_size(ix: &ObjectIndex<'_>, rule: Shallow<'_>, node: NodeIndex) ->
 
 /// Retained sizes and counts of every row of `dom` (nodes, then the super-root at `n`):
 /// own shallow size plus the retained sizes of the rows it immediately dominates; 0 outside
-/// the tree.
+/// the tree. `sizes` holds each node's shallow size under `rule` as [`Edges::build`] found
+/// it (`rule` is asked again where it says [`SIZE_ASK_AGAIN`]).
+///
+/// [`Edges::build`]: super::edges::Edges::build
 pub(crate) fn accumulate(
     ix: &ObjectIndex<'_>,
     rule: Shallow<'_>,
+    sizes: &[u32],
     dom: &DominatorTree,
 ) -> (Vec<u64>, Vec<u32>) {
     let far = dom.idom.len() >= FAR_FROM;
-    accumulate_with(dom, ix.len(), |v| shallow_size(ix, rule, v), far)
+    let shallow = |v: NodeIndex| match sizes.get(v as usize) {
+        Some(&s) if s != SIZE_ASK_AGAIN => u64::from(s),
+        _ => shallow_size(ix, rule, v),
+    };
+    accumulate_with(dom, ix.len(), shallow, far)
 }
 
 /// [`accumulate`] with shallow sizes from `shallow` (rows `0..n`; the others weigh 0), loading

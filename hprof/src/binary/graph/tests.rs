@@ -79,18 +79,20 @@ proptest! {
         let (reached, dom) = dominance(&rows, entry);
         // Both ways of linking the semidominator forest, with and without the early loads
         // and predecessor buckets of graphs past the caches (buckets of 1, 2, 4, 16 and 65,536
-        // targets), give the same tree.
-        let tuned = |linking, far, bucket_bits| DominatorTree::compute_tuned(
+        // targets, dealt and sorted by 1 to 3 threads), give the same tree.
+        let tuned = |linking, far, bucket_bits, threads| DominatorTree::compute_tuned(
             Edges::from_rows(&rows), entry as u32, WeakEdges::Skip, &IN_MEMORY,
-            Tuning { linking: Some(linking), far: Some(far), bucket_bits: Some(bucket_bits) }).unwrap();
-        let tree = tuned(Linking::Simple, false, 16);
-        let balanced = tuned(Linking::Balanced, true, 16);
+            Tuning { linking: Some(linking), far: Some(far), bucket_bits: Some(bucket_bits), threads }).unwrap();
+        let tree = tuned(Linking::Simple, false, 16, 1);
+        let balanced = tuned(Linking::Balanced, true, 16, 1);
         prop_assert_eq!(&balanced.idom, &tree.idom);
         prop_assert_eq!(balanced.preorder(), tree.preorder());
-        for (linking, far, bits) in [(Linking::Simple, true, 1), (Linking::Balanced, false, 16),
-            (Linking::Balanced, true, 0), (Linking::Simple, true, 2), (Linking::Simple, true, 4)] {
-            let other = tuned(linking, far, bits);
-            prop_assert_eq!(&other.idom, &tree.idom, "{:?} far {} bucket bits {}", linking, far, bits);
+        for (linking, far, bits, threads) in [(Linking::Simple, true, 1, 1), (Linking::Balanced, false, 16, 2),
+            (Linking::Balanced, true, 0, 1), (Linking::Simple, true, 2, 1), (Linking::Simple, true, 4, 1),
+            (Linking::Balanced, true, 0, 2), (Linking::Simple, true, 0, 3), (Linking::Simple, true, 1, 2),
+            (Linking::Balanced, true, 2, 3), (Linking::Simple, true, 16, 2)] {
+            let other = tuned(linking, far, bits, threads);
+            prop_assert_eq!(&other.idom, &tree.idom, "{:?} far {} bucket bits {} threads {}", linking, far, bits, threads);
         }
         prop_assert_eq!(tree.reached(), reached.iter().filter(|r| **r).count());
         for y in 0..=n {
@@ -184,6 +186,7 @@ fn deep_chain_needs_no_recursion() {
             linking: Some(Linking::Balanced),
             far: Some(true),
             bucket_bits: Some(3),
+            threads: 2,
         },
     )
     .unwrap();
