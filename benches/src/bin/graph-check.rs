@@ -1,4 +1,4 @@
-//! `graph-check FILE [--scratch DIR] [--path-every K]`: builds the heap graph of a dump and
+//! `graph-check FILE [--scratch DIR] [--path-every K] [--threads N]`: builds the heap graph of a dump and
 //! checks what must hold at any size (`benches::graph_check`), printing one JSON line.
 //!
 //! ```sh
@@ -15,7 +15,7 @@ use hprof::binary::graph::{Graph, Options};
 mod scratch;
 
 const USAGE: &str = "\
-usage: graph-check FILE [--scratch DIR] [--path-every K]
+usage: graph-check FILE [--scratch DIR] [--path-every K] [--threads N]
 
 Builds the heap graph of FILE and checks what must hold whatever the dump: the retained
 sizes of the super-root's children sum to the reachable bytes, every dominator chain
@@ -25,6 +25,7 @@ ends at the super-root, retained >= shallow, and every K-th node's path (default
 options:
   --scratch DIR     keep the graph's building arrays in files under DIR
   --path-every K    check the path of every K-th node
+  --threads N       build the graph on N threads (default: the machine's cores)
   -h, --help        this text
   --version         the version
 
@@ -36,12 +37,14 @@ struct Args {
     path: String,
     scratch: Option<String>,
     path_every: u32,
+    threads: usize,
 }
 
 fn parse_args() -> Result<Option<Args>, String> {
     use lexopt::prelude::*;
     let mut parser = lexopt::Parser::from_env();
     let (mut path, mut scratch, mut path_every) = (None, None, 1_000_003);
+    let mut threads = std::thread::available_parallelism().map_or(1, usize::from);
     while let Some(arg) = parser.next().map_err(|e| e.to_string())? {
         match arg {
             Short('h') | Long("help") => {
@@ -64,6 +67,14 @@ fn parse_args() -> Result<Option<Args>, String> {
                     .filter(|&k| k > 0)
                     .ok_or_else(|| format!("--path-every needs a positive number, found {v:?}"))?;
             }
+            Long("threads") => {
+                let v = parser.value().map_err(|e| e.to_string())?;
+                threads = v
+                    .to_str()
+                    .and_then(|s| s.parse().ok())
+                    .filter(|&n| n > 0)
+                    .ok_or_else(|| format!("--threads needs a number above 0, found {v:?}"))?;
+            }
             Value(v) if path.is_none() => path = Some(v.to_string_lossy().into_owned()),
             other => return Err(other.unexpected().to_string()),
         }
@@ -73,6 +84,7 @@ fn parse_args() -> Result<Option<Args>, String> {
         path,
         scratch,
         path_every,
+        threads,
     }))
 }
 
@@ -83,7 +95,10 @@ fn run(args: &Args) -> Result<String, String> {
     // with every memory-mapped reader.
     let map = unsafe { memmap2::Mmap::map(&file) }.map_err(|e| err(&e))?;
     let files = scratch::FileScratch::from_arg(args.scratch.as_deref())?;
-    let mut options = Options::default();
+    let mut options = Options {
+        threads: args.threads,
+        ..Options::default()
+    };
     if let Some(files) = &files {
         options.scratch = files;
     }

@@ -54,7 +54,9 @@
 //! Everything else lives in the [scratch storage](scratch) of [`Options::scratch`]: the file
 //! offset of each object's sub-record (8 bytes per object, kept), the references (4 bytes per
 //! reference plus a row start of 4 per object; 8 once there are more than 2^32 references),
-//! the predecessor lists (the same again) and the depth-first order (4 per object). Past 2^26
+//! the shallow size of each object (4, found while its sub-record is decoded for its
+//! references, so that retained sizes need not read the dump again), the predecessor lists
+//! (4 per reference and per object) and the depth-first order (4 per object). Past 2^26
 //! objects the depth-first parents (which become the immediate dominators) and the
 //! semidominators go there too once the predecessor lists are built (4 bytes each), while
 //! the semidominator forest's children and sizes (8) stay in the heap: what is written
@@ -62,23 +64,26 @@
 //! pages written at random are written out again and again once the scratch outgrows the
 //! memory. The few scratch arrays written in many places at once are named in
 //! [`WRITTEN_SCATTERED`]: a caller's file-backed scratch should back them with small pages.
-//! At its peak, when both directions exist, the scratch holds about `20·N + 8·R` bytes. Past
+//! At its peak, when both directions exist, the scratch holds about `24·N + 8·R` bytes. Past
 //! 2^26 objects the predecessor lists are built by buckets of targets, with 2 bytes per
-//! reference beside them until each bucket is sorted: `16·N + 10·R` then, and `24·N + 4·R`
+//! reference beside them until each bucket is sorted: `20·N + 10·R` then, and `28·N + 4·R`
 //! while the semidominators are computed. Shortest paths add 8 per object and the reverse
 //! index `4·N + 4·R` when first asked for; the class of every object, kept when [`Options::classes`] asks for it, 4; the
 //! per-class answers ([`Graph::class_retained`], [`Graph::leak_suspects`]) the dominator
 //! tree's children lists (8) while they run, and the suspects' paths 4 more. With
 //! [`Options::threads`] above 1, each thread but the first decodes its stretch of objects
 //! into references of its own (4 bytes each) that are appended to the first's once all are
-//! done: up to `4·R` more for that moment, below the peak above. The scratch is heap memory
+//! done: up to `4·R` more for that moment, below the peak above. Past 2^26 objects the
+//! threads also share the predecessor lists: each numbers and deals the references of a
+//! stretch of objects, then sorts a run of buckets (a count per bucket and a sort buffer
+//! of up to 16 MB each). The scratch is heap memory
 //! by default ([`InMemory`]); a caller whose dump does not fit hands in its own, e.g.
 //! memory-mapped files the kernel may page out (the `dominators` example's `--scratch DIR`).
 //! The dump itself is read where the caller holds it (a memory map is paged like a file).
 //!
-//! So `N` objects and `R` references need about `21·N` bytes of memory and `20·N + 8·R` of
-//! scratch (past 2^26 objects the larger of `16·N + 10·R` and `24·N + 4·R`): a billion
-//! objects with two references each, 21 GB of memory and 36 GB of scratch files. Node indices are `u32`: up to [`objects::MAX_NODES`] (2^32 − 2) objects; more is
+//! So `N` objects and `R` references need about `21·N` bytes of memory and `24·N + 8·R` of
+//! scratch (past 2^26 objects the larger of `20·N + 10·R` and `28·N + 4·R`): a billion
+//! objects with two references each, 21 GB of memory and 40 GB of scratch files. Node indices are `u32`: up to [`objects::MAX_NODES`] (2^32 − 2) objects; more is
 //! [`Error::TooManyObjects`](super::Error::TooManyObjects). Reference counts, offsets and
 //! retained sizes are 64-bit.
 //!
