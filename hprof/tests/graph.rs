@@ -346,6 +346,35 @@ fn a_custom_shallow_size_counts_objects() {
 }
 
 #[test]
+fn shallow_sizes_past_four_gigabytes_are_counted_whole() {
+    // The graph keeps each shallow size in 32 bits while it builds; the rule is asked again
+    // for one that does not fit, or that equals the mark saying so.
+    let data = dump("haha_sun_jdk5_64bit");
+    for size in [
+        5_000_000_000u64,
+        u64::from(u32::MAX),
+        u64::from(u32::MAX) - 1,
+    ] {
+        let rule = move |_: &hprof::binary::graph::ObjectIndex<'_>, _: NodeIndex| size;
+        let graph = Graph::build(
+            &data,
+            Options {
+                shallow: Shallow::Custom(&rule),
+                ..Options::default()
+            },
+        )
+        .unwrap();
+        for v in 0..graph.index().len() as NodeIndex {
+            assert_eq!(
+                graph.retained_size(v),
+                size * graph.retained_objects(v),
+                "node {v}, size {size}"
+            );
+        }
+    }
+}
+
+#[test]
 fn cut_short_dumps_answer_over_what_is_there() {
     let data = dump("hprof-slurp_hprof-32");
     let full = Graph::build(&data, Options::default()).unwrap().summary();

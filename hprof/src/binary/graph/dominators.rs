@@ -621,7 +621,7 @@ fn preds_by_buckets<P: Pos>(
         lows,
         &mut pstart_array,
         SORT_BUFFER,
-        cuts.len() - 1,
+        cuts.len().saturating_sub(1),
     );
     drop(lows_array);
     Ok((pstart_array, preds_array))
@@ -917,9 +917,9 @@ impl DominatorTree {
         Self::compute_tuned(edges, entry, weak, s, Tuning::default())
     }
 
-    /// [`DominatorTree::compute`] with up to `threads` threads (the calling one's included)
-    /// where the work divides: building the predecessor lists of graphs past the caches.
-    /// The tree is the same whatever their number.
+    /// [`DominatorTree::compute`] with up to `threads` threads at once where the work
+    /// divides: building the predecessor lists of graphs past the caches (2^26 rows and
+    /// more). The tree is the same whatever their number.
     ///
     /// # Errors
     /// When `s` fails.

@@ -195,8 +195,8 @@ impl Edges {
     /// Builds the outgoing references of every node, then the super-root row from `roots`
     /// (distinct root nodes, ascending), in `scratch`. Dangling and unknown references are
     /// counted in `warnings`. What `per_node` asks for is written on the way. Up to `threads`
-    /// threads (the calling one included) decode stretches of rows
-    /// at once; the result is the same whatever their number.
+    /// threads (the calling one included) decode stretches of rows at once; the result is
+    /// the same whatever their number.
     pub(crate) fn build(
         ix: &ObjectIndex<'_>,
         policy: EdgePolicy,
