@@ -447,14 +447,19 @@ fn number_on_threads(
                 counts
             }));
         }
-        handles
-            .into_iter()
-            .map(|h| {
-                h.join()
-                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-            })
-            .collect()
+        join_all(handles)
     })
+}
+
+/// Waits for every thread of `handles`, in order, passing a panic on.
+fn join_all<T>(handles: Vec<std::thread::ScopedJoinHandle<'_, T>>) -> Vec<T> {
+    handles
+        .into_iter()
+        .map(|h| {
+            h.join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+        })
+        .collect()
 }
 
 /// One stretch's share of a bucket in [`preds_by_buckets`]: the places of its entries, the
@@ -573,13 +578,7 @@ fn preds_by_buckets<P: Pos>(
                     })
                 })
                 .collect();
-            handles
-                .into_iter()
-                .map(|h| {
-                    h.join()
-                        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-                })
-                .collect()
+            join_all(handles)
         })
     };
     // The words of low bits that two stretches share, or a bucket's last, half-filled one.
@@ -691,11 +690,7 @@ fn sort_buckets<P: Pos>(
                 scope.spawn(move || sort_group(group, b0, bits, n, mine, lows, starts, buffered)),
             );
         }
-        for h in handles {
-            if let Err(panic) = h.join() {
-                std::panic::resume_unwind(panic);
-            }
-        }
+        join_all(handles);
     });
     if let (Some(p), Some(last)) = (pstart.last_mut(), regions.last()) {
         *p = P::of(last.at);
