@@ -60,20 +60,10 @@ fn parse_args() -> Result<Option<Args>, String> {
                 scratch = Some(v.to_string_lossy().into_owned());
             }
             Long("path-every") => {
-                let v = parser.value().map_err(|e| e.to_string())?;
-                path_every = v
-                    .to_str()
-                    .and_then(|s| s.parse().ok())
-                    .filter(|&k| k > 0)
-                    .ok_or_else(|| format!("--path-every needs a positive number, found {v:?}"))?;
+                path_every = above_zero(&mut parser, "--path-every needs a positive number")?;
             }
             Long("threads") => {
-                let v = parser.value().map_err(|e| e.to_string())?;
-                threads = v
-                    .to_str()
-                    .and_then(|s| s.parse().ok())
-                    .filter(|&n| n > 0)
-                    .ok_or_else(|| format!("--threads needs a number above 0, found {v:?}"))?;
+                threads = above_zero(&mut parser, "--threads needs a number above 0")?;
             }
             Value(v) if path.is_none() => path = Some(v.to_string_lossy().into_owned()),
             other => return Err(other.unexpected().to_string()),
@@ -86,6 +76,18 @@ fn parse_args() -> Result<Option<Args>, String> {
         path_every,
         threads,
     }))
+}
+
+/// The next value, a number above 0, or `need` with what was found.
+fn above_zero<T>(parser: &mut lexopt::Parser, need: &str) -> Result<T, String>
+where
+    T: std::str::FromStr + PartialOrd + Default,
+{
+    let v = parser.value().map_err(|e| e.to_string())?;
+    v.to_str()
+        .and_then(|s| s.parse().ok())
+        .filter(|k| *k > T::default())
+        .ok_or_else(|| format!("{need}, found {v:?}"))
 }
 
 fn run(args: &Args) -> Result<String, String> {
