@@ -13,6 +13,14 @@ pub fn repo_root() -> PathBuf {
         .unwrap_or_default()
 }
 
+/// Writes `text` to standard output, quietly stopping at a closed pipe (`| head -1`), as
+/// the tools' `--help`, `--version` and results do.
+pub fn print_quiet(text: &str) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(text.as_bytes()).and_then(|()| out.flush());
+}
+
 /// What a heap graph must satisfy whatever the dump, checked without an independent
 /// reference (so at any size): the retained sizes of the super-root's children sum to the
 /// reachable bytes, every immediate-dominator chain ends at the super-root, retained ≥ shallow

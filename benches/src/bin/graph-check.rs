@@ -4,7 +4,7 @@
 //! ```sh
 //! cargo run --release -p benches --bin graph-check -- /tmp/synth.hprof --scratch /tmp
 //! ```
-#![allow(clippy::print_stdout, clippy::print_stderr, unsafe_code)]
+#![allow(clippy::print_stderr, unsafe_code)]
 
 use std::fs::File;
 use std::process::ExitCode;
@@ -30,7 +30,8 @@ options:
   --version         the version
 
 exit status: 0 every check holds; 1 a check fails, or FILE is unreadable or not a dump;
-2 bad arguments.
+2 bad arguments; 3 partial: the dump is damaged or cut short, or names no GC root, and
+the checks held over what could be read (a `warning: FILE: partial: ...` line on stderr).
 ";
 
 struct Args {
@@ -48,11 +49,11 @@ fn parse_args() -> Result<Option<Args>, String> {
     while let Some(arg) = parser.next().map_err(|e| e.to_string())? {
         match arg {
             Short('h') | Long("help") => {
-                print!("{USAGE}");
+                benches::print_quiet(USAGE);
                 return Ok(None);
             }
             Long("version") => {
-                println!("graph-check {}", env!("CARGO_PKG_VERSION"));
+                benches::print_quiet(&format!("graph-check {}\n", env!("CARGO_PKG_VERSION")));
                 return Ok(None);
             }
             Long("scratch") => {
@@ -90,7 +91,8 @@ where
         .ok_or_else(|| format!("{need}, found {v:?}"))
 }
 
-fn run(args: &Args) -> Result<String, String> {
+/// The JSON line, and a `partial:` warning when the dump was damaged or had no roots.
+fn run(args: &Args) -> Result<(String, Option<String>), String> {
     let err = |e: &dyn std::fmt::Display| format!("{}: {e}", args.path);
     let file = File::open(&args.path).map_err(|e| err(&e))?;
     // SAFETY: the dump is only read; a file cut by someone else while mapped would fault, as
@@ -109,7 +111,13 @@ fn run(args: &Args) -> Result<String, String> {
     let built = start.elapsed().as_secs_f64();
     let s = graph.summary();
     let c = benches::graph_check::check(&graph, args.path_every).map_err(|e| err(&e))?;
-    Ok(format!(
+    let w = graph.warnings();
+    let partial = match (&w.stopped_at, w.roots_missing) {
+        (Some(e), _) => Some(format!("{}: partial: {e}", args.path)),
+        (None, true) => Some(format!("{}: partial: no GC roots", args.path)),
+        (None, false) => None,
+    };
+    let line = format!(
         r#"{{"objects":{},"reachable":{},"reachable_bytes":{},"in_dominator_tree":{},"deepest_dominator_chain":{},"paths_checked":{},"build_s":{built:.1},"check_s":{:.1}}}"#,
         s.objects,
         s.reachable,
@@ -118,7 +126,8 @@ fn run(args: &Args) -> Result<String, String> {
         c.deepest,
         c.paths,
         start.elapsed().as_secs_f64() - built
-    ))
+    );
+    Ok((line, partial))
 }
 
 fn main() -> ExitCode {
@@ -131,9 +140,15 @@ fn main() -> ExitCode {
         }
     };
     match run(&args) {
-        Ok(line) => {
-            println!("{line}");
-            ExitCode::SUCCESS
+        Ok((line, partial)) => {
+            benches::print_quiet(&format!("{line}\n"));
+            match partial {
+                Some(p) => {
+                    eprintln!("warning: {p}");
+                    ExitCode::from(3)
+                }
+                None => ExitCode::SUCCESS,
+            }
         }
         Err(e) => {
             eprintln!("error: {e}");

@@ -22,7 +22,7 @@
 //!   sixteen to objects within 32,768 of the referrer (a compacted heap's locality);
 //! - 5% unreachable garbage at the end, referring only to itself;
 //! - every class is a `ROOT_STICKY_CLASS`.
-#![allow(clippy::print_stdout, clippy::print_stderr)]
+#![allow(clippy::print_stderr)]
 
 use std::fs::File;
 use std::io::{self, BufWriter, IsTerminal, Write};
@@ -705,11 +705,11 @@ fn parse_args() -> Result<Option<Args>, String> {
     while let Some(arg) = parser.next().map_err(|e| e.to_string())? {
         match arg {
             Short('h') | Long("help") => {
-                print!("{USAGE}");
+                benches::print_quiet(USAGE);
                 return Ok(None);
             }
             Long("version") => {
-                println!("synth-hprof {}", env!("CARGO_PKG_VERSION"));
+                benches::print_quiet(&format!("synth-hprof {}\n", env!("CARGO_PKG_VERSION")));
                 return Ok(None);
             }
             Long("objects") => {
