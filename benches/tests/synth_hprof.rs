@@ -65,6 +65,39 @@ fn bad_arguments_exit_2_and_help_exits_0() {
 }
 
 #[test]
+fn graph_check_exits_0_on_a_whole_dump_3_on_a_cut_one_and_2_on_a_bad_flag() {
+    let data = synth(5_000, 7, "whole.hprof");
+    let dir = testkit::TempDir::new("graph-check");
+    let (whole, cut) = (dir.join("whole.hprof"), dir.join("cut.hprof"));
+    std::fs::write(&whole, &data).unwrap();
+    std::fs::write(&cut, &data[..data.len() * 2 / 3]).unwrap();
+    let run = |args: &[&std::ffi::OsStr]| {
+        Command::new(env!("CARGO_BIN_EXE_graph-check"))
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let ok = run(&[whole.as_os_str()]);
+    assert_eq!(
+        ok.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&ok.stderr)
+    );
+    assert!(String::from_utf8_lossy(&ok.stdout).starts_with(r#"{"objects":5309,"#));
+    let partial = run(&[cut.as_os_str()]);
+    assert_eq!(partial.status.code(), Some(3));
+    let warning = String::from_utf8_lossy(&partial.stderr).into_owned();
+    assert!(
+        warning.starts_with(&format!("warning: {}: partial: ", cut.display())),
+        "{warning}"
+    );
+    assert!(String::from_utf8_lossy(&partial.stdout).starts_with(r#"{"objects":"#));
+    let bad = run(&["--threads".as_ref(), "0".as_ref(), whole.as_os_str()]);
+    assert_eq!(bad.status.code(), Some(2));
+}
+
+#[test]
 fn the_graph_of_a_synthetic_dump_keeps_its_invariants() {
     let n = 100_000;
     let data = synth(n, 11, "graph.hprof");
