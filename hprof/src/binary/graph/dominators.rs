@@ -12,6 +12,7 @@ use super::super::error::Result;
 use super::NONE;
 use super::bits;
 use super::edges::{Edges, View};
+use super::prefetch::prefetch;
 use super::scratch::{self, Array, IN_MEMORY, Scratch};
 
 /// Positions in the predecessor lists: `u32` while the edges fit, else `u64`.
@@ -180,11 +181,10 @@ fn semidominators_balanced<P: Pos>(
     let (child, size): (&mut [u32], &mut [u32]) = (&mut child, &mut size);
     let mut path: Vec<u32> = Vec::new();
     // Look-ahead: the predecessor entries from `far` on have had their vertex's forest entry
-    // loaded, those from `near` on also their ancestor's, so that the evaluations a few
-    // vertices later find them in the caches (the loads overlap instead of waiting one by
+    // prefetched, those from `near` on also their ancestor's, so that the evaluations a few
+    // vertices later find them in the caches (the misses overlap instead of waiting one by
     // one: on graphs this large the forest is far past the caches).
     let (mut near, mut far) = (preds.len(), preds.len());
-    let mut touched = 0u32;
     for w in (2..=n as u32).rev() {
         let a = pstart.get(w as usize - 1).copied().unwrap_or_default().at();
         let b = pstart.get(w as usize).copied().unwrap_or_default().at();
@@ -192,13 +192,13 @@ fn semidominators_balanced<P: Pos>(
         while far > stop {
             far -= 1;
             let v = preds.get(far).map_or(0, |&v| v.wrapping_add(1));
-            touched ^= at(&forest, v).ancestor;
+            prefetch(&forest, v as usize);
         }
         let stop = a.saturating_sub(AHEAD / 2);
         while near > stop {
             near -= 1;
             let v = preds.get(near).map_or(0, |&v| v.wrapping_add(1));
-            touched ^= at(&forest, at(&forest, v).ancestor).best;
+            prefetch(&forest, at(&forest, v).ancestor as usize);
         }
         let mut sw = w;
         for &v in preds.get(a..b).unwrap_or_default() {
@@ -221,7 +221,6 @@ fn semidominators_balanced<P: Pos>(
         let p = g(parent, w - 1).wrapping_add(1);
         link(p, w, &mut forest, child, size);
     }
-    std::hint::black_box(touched);
 }
 
 /// Semidominators (in DFS numbers, into `semi[1..n]`) with simple linking (the DFS parent)
@@ -273,9 +272,10 @@ fn semidominators_simple<P: Pos>(
 /// (by number), the DFS-tree parent of each number into `parent`. Returns how many rows were
 /// reached. Whether a row was reached is asked of a bitmap, one bit a row, which stays in the
 /// caches far better than `pre`, written once per row and read only afterwards, in row
-/// order, by [`number_targets`]. With `LOOK`, when a row is first reached the row start and
-/// first target of each of its first [`LOOK_TARGETS`] targets not yet reached are loaded at once, so that
-/// the misses of the search's next steps overlap.
+/// order, by [`number_targets`]. With `LOOK`, when a row is first reached the row starts of
+/// its first [`LOOK_TARGETS`] targets (and their bits of the bitmap) are prefetched, and at
+/// the next row reached, the first targets of those rows not reached meanwhile: the misses
+/// of the search's next steps overlap instead of waiting one by one.
 fn depth_first<const LOOK: bool>(
     rows_view: View<'_>,
     targets: &[u32],
@@ -299,7 +299,9 @@ fn depth_first<const LOOK: bool>(
     parent.push(NONE);
     // (row, its DFS number, position of its next target)
     let mut stack: Vec<(u32, u32, u64)> = vec![(entry, 0, rows_view.range(entry).0)];
-    let mut touched = 0u32;
+    // With `LOOK`: the first targets of the last row reached, whose row starts were asked for.
+    let mut pending = [0u32; LOOK_TARGETS as usize];
+    let mut asked = 0usize;
     while let Some(&mut (v, i, ref mut at)) = stack.last_mut() {
         let (_, end) = rows_view.range(v);
         if *at >= end {
@@ -322,19 +324,29 @@ fn depth_first<const LOOK: bool>(
         n += 1;
         let (a, b) = rows_view.range(w);
         if LOOK {
+            // The rows asked for at the last row reached have had a step to arrive: the
+            // first targets of those not reached meanwhile are asked for now. Then this
+            // row's first targets: their row starts and their bits of `seen`.
+            for &t in pending.get(..asked).unwrap_or_default() {
+                if !is_seen(&seen, t) {
+                    prefetch(targets, rows_view.range(t).0 as usize);
+                }
+            }
+            asked = 0;
             for &t in targets
                 .get(a as usize..b.min(a + LOOK_TARGETS) as usize)
                 .unwrap_or_default()
             {
-                if !is_seen(&seen, t) {
-                    let ta = rows_view.range(t).0;
-                    touched ^= targets.get(ta as usize).copied().unwrap_or(0);
+                rows_view.prefetch_start(t);
+                prefetch(&seen, t as usize / 64);
+                if let Some(slot) = pending.get_mut(asked) {
+                    *slot = t;
+                    asked += 1;
                 }
             }
         }
         stack.push((w, number, a));
     }
-    std::hint::black_box(touched);
     n
 }
 
@@ -342,8 +354,8 @@ fn depth_first<const LOOK: bool>(
 /// left out, or a dangling one), so that the predecessor passes read them front to back
 /// with no lookup, and calls `count(w)` for each edge between reached rows. `targets` holds
 /// the stretch's targets, from its first row's start on. Rows the search did not reach keep
-/// theirs, unread. With `AHEAD_BY` above 0 the DFS number that many edges ahead is loaded
-/// early.
+/// theirs, unread. With `AHEAD_BY` above 0 the DFS number that many edges ahead is
+/// prefetched.
 fn number_targets<const AHEAD_BY: usize>(
     rows_view: View<'_>,
     stretch: Range<usize>,
@@ -363,7 +375,6 @@ fn number_targets<const AHEAD_BY: usize>(
         }
     };
     let mut next = 0usize;
-    let mut touched = 0u32;
     for v in stretch {
         let i = pre.get(v).copied().unwrap_or(NONE);
         let (a, b) = rows_view.range(v as u32);
@@ -373,7 +384,7 @@ fn number_targets<const AHEAD_BY: usize>(
                 .saturating_add(AHEAD_BY)
                 .min(targets.len());
             while next < stop {
-                touched ^= g(pre, targets.get(next).copied().unwrap_or(NONE));
+                prefetch(pre, targets.get(next).copied().unwrap_or(NONE) as usize);
                 next += 1;
             }
         }
@@ -390,7 +401,6 @@ fn number_targets<const AHEAD_BY: usize>(
             }
         }
     }
-    std::hint::black_box(touched);
 }
 
 /// Rows `0..rows` cut into at most `k` stretches of about equal edges: their bounds, from 0
@@ -824,11 +834,11 @@ fn each_pred(view: View<'_>, pre: &[u32], stretch: Range<usize>, mut f: impl FnM
     }
 }
 
-/// How many of a newly reached row's targets the search loads ahead (with `LOOK`).
+/// How many of a newly reached row's targets the search prefetches (with `LOOK`).
 const LOOK_TARGETS: u64 = 8;
 
-/// How many predecessor entries (or edges) ahead the passes over graphs past the caches load
-/// what they will update.
+/// How many predecessor entries (or edges) ahead the passes over graphs past the caches
+/// prefetch what they will update.
 const AHEAD: usize = 16;
 
 /// How the semidominator forest links its trees.
@@ -846,10 +856,11 @@ pub(crate) enum Linking {
 /// after 12 CPU minutes, against 6 with balanced linking).
 const BALANCED_FROM: usize = 1 << 26;
 
-/// From how many rows the graph's passes load what they will read a few steps early, so that
-/// the loads overlap instead of waiting one by one. Below, the arrays are near enough to the
-/// caches, and a real dump's references near enough to their referrers, that the early loads
-/// cost more than they save (the A/B runs are in `benches/README.md`).
+/// From how many rows the graph's passes prefetch what they will read a few steps early, so
+/// that the misses overlap instead of waiting one by one. Below, the arrays are near enough
+/// to the caches, and a real dump's references near enough to their referrers, that the early
+/// loads cost more than they saved (the A/B runs in `benches/README.md`, measured when they
+/// were still plain loads).
 pub(crate) const FAR_FROM: usize = 1 << 26;
 
 /// At most this many threads build the predecessor lists.
@@ -865,7 +876,7 @@ const BUCKET_BITS: u32 = 16;
 pub(crate) struct Tuning {
     /// How the semidominator forest links (by size: [`BALANCED_FROM`]).
     pub(crate) linking: Option<Linking>,
-    /// Whether the passes load early and the predecessor lists are built by buckets (by
+    /// Whether the passes prefetch and the predecessor lists are built by buckets (by
     /// size: [`FAR_FROM`]).
     pub(crate) far: Option<bool>,
     /// log2 of a bucket's DFS numbers, at most 16 ([`BUCKET_BITS`]).
@@ -965,7 +976,7 @@ impl DominatorTree {
         let order: &mut [u32] = &mut order_array;
         let mut parent: Vec<u32> = Vec::new();
         // On graphs past the caches, what the search and the passes after it will read is
-        // loaded a few steps early.
+        // prefetched a few steps early.
         let search = if far {
             depth_first::<true>
         } else {

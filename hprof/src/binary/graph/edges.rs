@@ -79,6 +79,15 @@ pub(crate) struct View<'e> {
 }
 
 impl<'e> View<'e> {
+    /// Prefetches the start of row `v` (see [`super::prefetch`]).
+    #[inline(always)]
+    pub(crate) fn prefetch_start(&self, v: u32) {
+        match self.starts {
+            StartsView::Narrow(s) => super::prefetch::prefetch(s, v as usize),
+            StartsView::Wide(s) => super::prefetch::prefetch(s, v as usize),
+        }
+    }
+
     /// Where row `v`'s targets are in the target array.
     #[inline(always)]
     pub(crate) fn range(&self, v: u32) -> (u64, u64) {

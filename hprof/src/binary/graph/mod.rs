@@ -49,7 +49,9 @@
 //! 13; the semidominator forest, 13, and past 2^26 objects its children and sizes, 21), plus
 //! 16 bytes per level of the deepest depth-first path.
 //! These arrays are read at random: an allocator that backs large blocks with huge pages
-//! (the examples' asks Linux for transparent huge pages) saves TLB misses on them.
+//! (the examples' asks Linux for transparent huge pages) saves TLB misses on them, and past
+//! 2^26 objects the passes over them ask the caches a few steps ahead for what they will read
+//! (x86-64 prefetch instructions: the crate's one `unsafe` block, which cannot fault).
 //!
 //! Everything else lives in the [scratch storage](scratch) of [`Options::scratch`]: the file
 //! offset of each object's sub-record (8 bytes per object, kept), the references (4 bytes per
@@ -157,6 +159,7 @@ mod ids;
 pub mod objects;
 mod options;
 pub mod paths;
+pub(crate) mod prefetch;
 mod references;
 pub mod retained;
 pub mod roots;

@@ -8,6 +8,7 @@ use super::NONE;
 use super::dominators::{DominatorTree, FAR_FROM};
 use super::edges::SIZE_ASK_AGAIN;
 use super::objects::ObjectIndex;
+use super::prefetch::prefetch;
 use super::suspects::Children;
 use super::{Graph, NodeIndex};
 
@@ -111,8 +112,8 @@ pub(crate) fn accumulate(
     accumulate_with(dom, ix.len(), shallow, far)
 }
 
-/// [`accumulate`] with shallow sizes from `shallow` (rows `0..n`; the others weigh 0), loading
-/// a few rows early if `far` (see [`FAR_FROM`]).
+/// [`accumulate`] with shallow sizes from `shallow` (rows `0..n`; the others weigh 0),
+/// prefetching a few rows early if `far` (see [`FAR_FROM`]).
 pub(crate) fn accumulate_with(
     dom: &DominatorTree,
     n: usize,
@@ -142,24 +143,23 @@ pub(crate) fn accumulate_with(
 
 /// Adds each row's retained size and count to its immediate dominator's, children before
 /// parents (reverse preorder). With `AHEAD_BY` above 0, what the steps that many rows ahead
-/// will read (the row's dominator, size and count, then the dominator's) is loaded early.
+/// will read (the row's dominator, size and count, then the dominator's) is prefetched.
 #[inline(always)]
 fn add_up<const AHEAD_BY: usize>(dom: &DominatorTree, size: &mut [u64], count: &mut [u32]) {
     let order = dom.preorder();
     let idom = &dom.idom;
-    let mut touched = 0u64;
     for (k, &v) in order.iter().enumerate().skip(1).rev() {
         if AHEAD_BY > 0 {
             if let Some(&u) = order.get(k.wrapping_sub(AHEAD_BY)) {
                 let u = u as usize;
-                touched ^= u64::from(idom.get(u).copied().unwrap_or(0))
-                    ^ size.get(u).copied().unwrap_or(0)
-                    ^ u64::from(count.get(u).copied().unwrap_or(0));
+                prefetch(idom, u);
+                prefetch(size, u);
+                prefetch(count, u);
             }
             if let Some(&u) = order.get(k.wrapping_sub(AHEAD_BY / 2)) {
                 let d = idom.get(u as usize).copied().unwrap_or(NONE) as usize;
-                touched ^= size.get(d).copied().unwrap_or(0)
-                    ^ u64::from(count.get(d).copied().unwrap_or(0));
+                prefetch(size, d);
+                prefetch(count, d);
             }
         }
         let d = idom.get(v as usize).copied().unwrap_or(NONE) as usize;
@@ -174,7 +174,6 @@ fn add_up<const AHEAD_BY: usize>(dom: &DominatorTree, size: &mut [u64], count: &
             *x = x.saturating_add(c);
         }
     }
-    std::hint::black_box(touched);
 }
 
 /// The retained size of one class: its instances' retained sizes, counting only instances not
