@@ -14,7 +14,8 @@
 //! Elsewhere the entry is loaded as before.
 
 /// Asks the caches for the line of `v[i]` and returns at once. `i` may be past the end of `v`
-/// (the hint is then for an address nothing will read, which is harmless); nothing is read.
+/// (the hint is then for an address nothing will read, which is harmless). On x86-64 nothing
+/// is read; elsewhere `v[i]` is loaded if it exists.
 #[inline(always)]
 pub(crate) fn prefetch<T: Copy>(v: &[T], i: usize) {
     #[cfg(all(target_arch = "x86_64", target_feature = "sse"))]
@@ -40,7 +41,7 @@ mod tests {
     use super::prefetch;
 
     /// A prefetch past the end of its slice, of an empty slice, or of an address that wraps
-    /// around reads nothing and returns.
+    /// around returns, and changes nothing.
     #[test]
     fn prefetch_anywhere_reads_nothing() {
         let v = [7u32; 4];
