@@ -328,18 +328,26 @@ fn class_retained_sizes_count_each_object_once() {
     }
 }
 
+/// The graph of `data` with shallow sizes from `rule`, the other options the defaults.
+fn with_shallow_rule<'a, 'f>(
+    data: &'a [u8],
+    rule: &'f (dyn Fn(&hprof::binary::graph::ObjectIndex<'_>, NodeIndex) -> u64 + Sync),
+) -> Graph<'a, 'f> {
+    Graph::build(
+        data,
+        Options {
+            shallow: Shallow::Custom(rule),
+            ..Options::default()
+        },
+    )
+    .unwrap()
+}
+
 #[test]
 fn a_custom_shallow_size_counts_objects() {
     let data = dump("haha_sun_jdk5_64bit");
     let one = |_: &hprof::binary::graph::ObjectIndex<'_>, _: NodeIndex| 1;
-    let graph = Graph::build(
-        &data,
-        Options {
-            shallow: Shallow::Custom(&one),
-            ..Options::default()
-        },
-    )
-    .unwrap();
+    let graph = with_shallow_rule(&data, &one);
     for v in 0..graph.index().len() as NodeIndex {
         assert_eq!(graph.retained_size(v), graph.retained_objects(v));
     }
@@ -356,14 +364,7 @@ fn shallow_sizes_past_four_gigabytes_are_counted_whole() {
         u64::from(u32::MAX) - 1,
     ] {
         let rule = move |_: &hprof::binary::graph::ObjectIndex<'_>, _: NodeIndex| size;
-        let graph = Graph::build(
-            &data,
-            Options {
-                shallow: Shallow::Custom(&rule),
-                ..Options::default()
-            },
-        )
-        .unwrap();
+        let graph = with_shallow_rule(&data, &rule);
         for v in 0..graph.index().len() as NodeIndex {
             assert_eq!(
                 graph.retained_size(v),
