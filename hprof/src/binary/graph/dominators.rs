@@ -472,39 +472,25 @@ fn join_all<T>(handles: Vec<std::thread::ScopedJoinHandle<'_, T>>) -> Vec<T> {
         .collect()
 }
 
-/// One stretch's share of a bucket in [`preds_by_buckets`]: the places of its entries, the
-/// words of low bits it alone fills (both entries of the word its own), the place of its
-/// first entry in the bucket, how many it has dealt, and the low bits it cannot write
-/// itself: its last entry's if that starts a word, its first's if that ends one (the
-/// other half of those words belongs to the stretch before or after).
+/// One stretch's share of a bucket in [`preds_by_buckets`]: the places of its entries and of
+/// their targets' low bits, and how many it has dealt.
 struct Share<'a> {
     preds: &'a mut [u32],
     lows: &'a mut [u32],
-    first: usize,
     dealt: usize,
-    pending: u32,
-    first_low: u32,
 }
 
 /// Deals every edge of the rows of `stretch` to its target's bucket: the entry to the
-/// bucket's next place, its low bits beside it.
+/// bucket's next place, its target's low bits to the same place of `lows`.
 fn deal(view: View<'_>, pre: &[u32], stretch: Range<usize>, bits: u32, shares: &mut [Share<'_>]) {
     let mask = (1u32 << bits) - 1;
     each_pred(view, pre, stretch, |w, i| {
         if let Some(sh) = shares.get_mut((w >> bits) as usize) {
             let k = sh.dealt;
             sh.dealt += 1;
-            if let Some(slot) = sh.preds.get_mut(k) {
-                *slot = i;
-            }
-            let j = sh.first + k;
-            let low = w & mask;
-            if j & 1 == 0 {
-                sh.pending = low;
-            } else if k == 0 {
-                sh.first_low = low;
-            } else if let Some(slot) = sh.lows.get_mut((j / 2).wrapping_sub(sh.first.div_ceil(2))) {
-                *slot = sh.pending | (low << 16);
+            if let (Some(p), Some(l)) = (sh.preds.get_mut(k), sh.lows.get_mut(k)) {
+                *p = i;
+                *l = w & mask;
             }
         }
     });
@@ -514,9 +500,11 @@ fn deal(view: View<'_>, pre: &[u32], stretch: Range<usize>, bits: u32, shares: &
 /// numbers rather than with a counter and a cursor per vertex, both touched at random for
 /// every edge (in scratch files larger than the memory, pages written at random are written
 /// out again and again). The edges are dealt to their target's bucket, each bucket's region
-/// of `preds` filled front to back with the target's low bits beside each entry (2 bytes, in
-/// `lows`, in regions of their own), then each bucket, small enough for the caches, is sorted
-/// by those low bits. The stretches of rows between `cuts` are dealt on a thread each,
+/// of `preds` filled front to back with the target's low bits at the same place of `lows`:
+/// 65 to 128 runs of each a thread ([`bucket_bits`]), so that file-backed scratch can give
+/// them huge pages (one fault and one write-protection for 512 small pages). Then each
+/// bucket is sorted by those low bits in heap buffers and its region of `preds` written
+/// back front to back. The stretches of rows between `cuts` are dealt on a thread each,
 /// `counts[t][b]` edges of stretch `t` to bucket `b` (each stretch's entries after those of
 /// the stretches before it, as one thread would place them); `pre` and `view` are the
 /// numbered edges.
@@ -530,47 +518,33 @@ fn preds_by_buckets<P: Pos>(
 ) -> Result<(Array<P>, Array<u32>)> {
     let buckets = n.div_ceil(1 << bits);
     let of = |t: usize, b: usize| counts.get(t).and_then(|c| c.get(b)).copied().unwrap_or(0);
-    // Where each bucket's entries start in `preds`, and its low bits in `lows` (two a word,
-    // so that a bucket's region of `lows` starts on a word of its own).
-    let mut regions = Vec::with_capacity(buckets + 1);
-    let (mut at, mut low_at) = (0usize, 0usize);
+    // Where each bucket's entries start, in `preds` and in `lows` alike.
+    let mut starts = Vec::with_capacity(buckets + 1);
+    let mut at = 0usize;
     for b in 0..buckets {
-        let c: usize = (0..counts.len()).map(|t| of(t, b)).sum();
-        regions.push(Region { at, low_at });
-        at += c;
-        low_at += c.div_ceil(2);
+        starts.push(at);
+        at += (0..counts.len()).map(|t| of(t, b)).sum::<usize>();
     }
-    regions.push(Region { at, low_at });
-    let mut preds_array = scratch::u32s(s, at, "predecessors")?;
-    let mut lows_array = scratch::u32s(s, low_at, "predecessor buckets")?;
+    starts.push(at);
+    let mut preds_array = scratch::u32s(s, at, "predecessors by bucket")?;
+    let mut lows_array = scratch::u32s(s, at, "predecessor targets")?;
     let (preds, lows): (&mut [u32], &mut [u32]) = (&mut preds_array, &mut lows_array);
-    let ends: Vec<Vec<(u32, u32)>> = {
+    {
         // Each stretch's share of each bucket, the regions cut in stretch order.
         let mut shares: Vec<Vec<Share<'_>>> = counts.iter().map(|_| Vec::new()).collect();
-        let (mut preds_rest, mut lows_rest, mut lows_pos) = (&mut *preds, &mut *lows, 0usize);
-        for (b, r) in regions.iter().take(buckets).enumerate() {
-            let mut first = 0usize;
+        let (mut preds_rest, mut lows_rest) = (&mut *preds, &mut *lows);
+        for b in 0..buckets {
             for (t, mine) in shares.iter_mut().enumerate() {
-                let c = of(t, b).min(preds_rest.len());
+                let c = of(t, b).min(preds_rest.len()).min(lows_rest.len());
                 let (p, rest) = std::mem::take(&mut preds_rest).split_at_mut(c);
                 preds_rest = rest;
-                let (w0, w1) = (r.low_at + first.div_ceil(2), r.low_at + (first + c) / 2);
-                let mut words: &mut [u32] = &mut [];
-                if w1 > w0 {
-                    let skip = w0.saturating_sub(lows_pos).min(lows_rest.len());
-                    let (_, after) = std::mem::take(&mut lows_rest).split_at_mut(skip);
-                    let (w, rest) = after.split_at_mut((w1 - w0).min(after.len()));
-                    (words, lows_rest, lows_pos) = (w, rest, w1);
-                }
+                let (l, rest) = std::mem::take(&mut lows_rest).split_at_mut(c);
+                lows_rest = rest;
                 mine.push(Share {
                     preds: p,
-                    lows: words,
-                    first,
+                    lows: l,
                     dealt: 0,
-                    pending: 0,
-                    first_low: 0,
                 });
-                first += c;
             }
         }
         std::thread::scope(|scope| {
@@ -582,216 +556,243 @@ fn preds_by_buckets<P: Pos>(
                         pair.first().copied().unwrap_or(0),
                         pair.get(1).copied().unwrap_or(0),
                     );
-                    scope.spawn(move || {
-                        deal(view, pre, a..b, bits, &mut mine);
-                        mine.iter().map(|sh| (sh.pending, sh.first_low)).collect()
-                    })
+                    scope.spawn(move || deal(view, pre, a..b, bits, &mut mine))
                 })
                 .collect();
             join_all(handles)
-        })
-    };
-    // The words of low bits that two stretches share, or a bucket's last, half-filled one.
-    let end_of = |t: usize, b: usize| {
-        ends.get(t)
-            .and_then(|e| e.get(b))
-            .copied()
-            .unwrap_or((0, 0))
-    };
-    for (b, pair) in regions.windows(2).enumerate() {
-        let (Some(r), Some(following)) = (pair.first(), pair.get(1)) else {
-            continue;
-        };
-        let total = following.at - r.at;
-        let mut first = 0usize;
-        for t in 0..counts.len() {
-            let end = first + of(t, b);
-            if end > first && end & 1 == 1 {
-                let high = if end < total {
-                    (t + 1..counts.len())
-                        .find(|&u| of(u, b) > 0)
-                        .map_or(0, |u| end_of(u, b).1)
-                } else {
-                    0
-                };
-                if let Some(slot) = lows.get_mut(r.low_at + end / 2) {
-                    *slot = end_of(t, b).0 | (high << 16);
-                }
-            }
-            first = end;
-        }
+        });
     }
-    drop(ends);
     let mut pstart_array = P::alloc(s, n + 1)?;
+    // Buckets up to twice the average size go through the buffers.
+    let buffered = SORT_BUFFER.max(at / buckets.max(1) * 2);
     sort_buckets(
-        &regions,
+        &starts,
         bits,
-        preds,
-        lows,
+        (preds, lows),
         &mut pstart_array,
-        SORT_BUFFER,
+        buffered,
         cuts.len().saturating_sub(1),
     );
     drop(lows_array);
     Ok((pstart_array, preds_array))
 }
 
-/// Where a bucket of [`preds_by_buckets`] starts: in `preds`, and in `lows`.
-#[derive(Debug, Clone, Copy)]
-struct Region {
-    at: usize,
-    low_at: usize,
-}
-
-/// The low bits of a bucket's `j`-th entry, its region of `lows` starting at `low_at`.
-#[inline(always)]
-fn low(lows: &[u32], low_at: usize, j: usize) -> usize {
-    lows.get(low_at + j / 2)
-        .map_or(0, |&x| ((x >> ((j & 1) * 16)) & 0xffff) as usize)
-}
-
-/// Up to how many entries a bucket is sorted through a buffer (each entry read once and
-/// written once, the writes independent of each other); a larger one is sorted in place.
+/// Up to how many entries a bucket is sorted through buffers at least (two passes, each
+/// entry read once and written once a pass, to a few thousand places in turn; up to twice
+/// the average bucket if more); a larger one (targets that millions of objects refer to) is
+/// sorted in place.
 const SORT_BUFFER: usize = 1 << 22;
 
-/// Sorts each bucket's region of `preds` by the low bits beside each entry (a counting sort,
-/// through a buffer up to `buffered` entries, else in place) and writes the start of each
-/// target's list into `pstart`: runs of buckets of about equal entries on up to `threads`
-/// threads.
+/// Sorts each bucket's region of `preds` by the low bits at the same place of `lows` (both
+/// permuted alike: through buffers up to `buffered` entries, else in place) and writes the
+/// start of each target's list into `pstart`: runs of buckets of about equal entries on up
+/// to `threads` threads. `starts` holds where each bucket starts, then the end.
 fn sort_buckets<P: Pos>(
-    regions: &[Region],
+    starts: &[usize],
     bits: u32,
-    preds: &mut [u32],
-    lows: &[u32],
+    (preds, lows): (&mut [u32], &mut [u32]),
     pstart: &mut [P],
     buffered: usize,
     threads: usize,
 ) {
     let n = pstart.len().saturating_sub(1);
-    let buckets = regions.len().saturating_sub(1);
-    let total = regions.last().map_or(0, |r| r.at);
+    let buckets = starts.len().saturating_sub(1);
+    let total = starts.last().copied().unwrap_or(0);
     let threads = threads.max(1);
     let mut bounds = vec![0usize];
     for t in 1..threads {
         let want = total / threads * t + total % threads * t / threads;
-        let b = regions.partition_point(|r| r.at < want).min(buckets);
+        let b = starts.partition_point(|&at| at < want).min(buckets);
         bounds.push(b.max(bounds.last().copied().unwrap_or(0)));
     }
     bounds.push(buckets);
     std::thread::scope(|scope| {
-        let (mut preds_rest, mut pstart_rest) =
-            (&mut *preds, pstart.get_mut(..n).unwrap_or_default());
+        let (mut preds_rest, mut lows_rest, mut pstart_rest) =
+            (preds, lows, pstart.get_mut(..n).unwrap_or_default());
         let mut handles = Vec::new();
         for pair in bounds.windows(2) {
             let (b0, b1) = (
                 pair.first().copied().unwrap_or(0),
                 pair.get(1).copied().unwrap_or(0),
             );
-            let group = regions.get(b0..=b1).unwrap_or_default();
-            let at = |b: usize| regions.get(b).map_or(0, |r| r.at);
-            let len = (at(b1) - at(b0)).min(preds_rest.len());
+            let group = starts.get(b0..=b1).unwrap_or_default();
+            let at = |b: usize| starts.get(b).copied().unwrap_or(0);
+            let len = (at(b1) - at(b0)).min(preds_rest.len()).min(lows_rest.len());
             let (mine, rest) = std::mem::take(&mut preds_rest).split_at_mut(len);
             preds_rest = rest;
+            let (my_lows, rest) = std::mem::take(&mut lows_rest).split_at_mut(len);
+            lows_rest = rest;
             let keys = (b1 << bits).min(n).saturating_sub((b0 << bits).min(n));
             let keys = keys.min(pstart_rest.len());
-            let (starts, rest) = std::mem::take(&mut pstart_rest).split_at_mut(keys);
+            let (my_starts, rest) = std::mem::take(&mut pstart_rest).split_at_mut(keys);
             pstart_rest = rest;
-            handles.push(
-                scope.spawn(move || sort_group(group, b0, bits, n, mine, lows, starts, buffered)),
-            );
+            handles.push(scope.spawn(move || {
+                sort_group(group, bits, n, b0, (mine, my_lows), my_starts, buffered);
+            }));
         }
         join_all(handles);
     });
-    if let (Some(p), Some(last)) = (pstart.last_mut(), regions.last()) {
-        *p = P::of(last.at);
+    if let Some(p) = pstart.last_mut() {
+        *p = P::of(total);
     }
 }
 
-/// [`sort_buckets`] for the run of buckets from `b0` whose regions (and the following one)
-/// are `regions`: `preds` and `pstart` are their slices, `lows` the whole array.
-#[allow(clippy::too_many_arguments)]
+/// [`sort_buckets`] for the run of buckets from `b0` whose starts (and the following one's)
+/// are `starts`: `preds`, `lows` and `pstart` are their slices.
 fn sort_group<P: Pos>(
-    regions: &[Region],
-    b0: usize,
+    starts: &[usize],
     bits: u32,
     n: usize,
-    preds: &mut [u32],
-    lows: &[u32],
+    b0: usize,
+    (preds, lows): (&mut [u32], &mut [u32]),
     pstart: &mut [P],
     buffered: usize,
 ) {
     let width = 1usize << bits;
-    let base = regions.first().map_or(0, |r| r.at);
-    // Per target of the bucket: its first free place, then where its list ends.
-    let mut next = vec![0usize; width];
-    let mut end = vec![0usize; width];
-    let mut buffer: Vec<u32> = Vec::new();
-    for (k, pair) in regions.windows(2).enumerate() {
-        let (Some(r), Some(following)) = (pair.first(), pair.get(1)) else {
+    let base = starts.first().copied().unwrap_or(0);
+    let mut buffers = Buffers::default();
+    for (k, pair) in starts.windows(2).enumerate() {
+        let (Some(&at), Some(&following)) = (pair.first(), pair.get(1)) else {
             continue;
         };
-        let len = following.at - r.at;
-        let lo = (b0 + k) << bits;
-        let keys = width.min(n.saturating_sub(lo));
-        let next = next.get_mut(..keys).unwrap_or_default();
-        let end = end.get_mut(..keys).unwrap_or_default();
-        next.fill(0);
-        for j in 0..len {
-            if let Some(c) = next.get_mut(low(lows, r.low_at, j)) {
-                *c += 1;
-            }
-        }
-        let mut sum = 0usize;
-        let first = k << bits;
-        for (key, (nk, ek)) in next.iter_mut().zip(end.iter_mut()).enumerate() {
-            if let Some(p) = pstart.get_mut(first + key) {
-                *p = P::of(r.at + sum);
-            }
-            let c = *nk;
-            *nk = sum;
-            sum += c;
-            *ek = sum;
-        }
-        let Some(region) = preds.get_mut(r.at - base..following.at - base) else {
+        let (Some(region), Some(region_lows)) = (
+            preds.get_mut(at - base..following - base),
+            lows.get_mut(at - base..following - base),
+        ) else {
             continue;
         };
-        if len <= buffered {
-            buffer.clear();
-            buffer.resize(len, 0);
-            for (j, &entry) in region.iter().enumerate() {
-                if let Some(c) = next.get_mut(low(lows, r.low_at, j)) {
-                    if let Some(slot) = buffer.get_mut(*c) {
-                        *slot = entry;
-                    }
-                    *c += 1;
-                }
-            }
-            for (slot, &entry) in region.iter_mut().zip(&buffer) {
-                *slot = entry;
-            }
+        let sorted: &[u32] = if region.len() <= buffered {
+            radix_sort(region_lows, region, &mut buffers, bits)
         } else {
-            sort_in_place(region, lows, r.low_at, next, end);
+            sort_in_place(region_lows, region, width);
+            region_lows
+        };
+        // Each target's list starts where the sorted low bits first reach it.
+        let keys = width.min(n.saturating_sub((b0 + k) << bits));
+        let first = k << bits;
+        let mut j = 0usize;
+        for key in 0..keys {
+            while sorted.get(j).is_some_and(|&l| (l as usize) < key) {
+                j += 1;
+            }
+            if let Some(p) = pstart.get_mut(first + key) {
+                *p = P::of(at + j);
+            }
         }
     }
 }
 
-/// Sorts a bucket's region in place (each entry moved once, to the first free place of its
-/// target: American flag sort); `next` and `end` as [`sort_buckets`] leaves them.
-fn sort_in_place(
-    region: &mut [u32],
-    lows: &[u32],
-    low_at: usize,
-    next: &mut [usize],
-    end: &[usize],
-) {
+/// The heap buffers of [`radix_sort`], kept from one bucket to the next: keys and values
+/// after the first pass, then after the second.
+#[derive(Default)]
+struct Buffers {
+    keys: Vec<u32>,
+    values: Vec<u32>,
+    sorted: Vec<u32>,
+    sorted_values: Vec<u32>,
+}
+
+/// Sorts `values` by the keys beside them (each below `2^bits`), stably, and returns the
+/// keys in that order: a counting sort by the low half of the bits, then by the high half,
+/// both in heap buffers, then the values copied back front to back (so that `keys`, in
+/// scratch storage, is only read, and `values` written in order: a page of file-backed
+/// scratch is written whole at once, not over the whole sort). Each pass reads in order and
+/// writes to at most 2^12 places in turn, for `bits` up to 24.
+fn radix_sort<'b>(
+    keys: &[u32],
+    values: &mut [u32],
+    buffers: &'b mut Buffers,
+    bits: u32,
+) -> &'b [u32] {
+    let len = keys.len().min(values.len());
+    let low_bits = bits.div_ceil(2);
+    let low_mask = (1u32 << low_bits) - 1;
+    let mut low_counts = vec![0usize; 1 << low_bits];
+    let mut high_counts = vec![0usize; 1 << (bits - low_bits)];
+    for &k in keys.iter() {
+        if let Some(c) = low_counts.get_mut((k & low_mask) as usize) {
+            *c += 1;
+        }
+        if let Some(c) = high_counts.get_mut((k >> low_bits) as usize) {
+            *c += 1;
+        }
+    }
+    for counts in [&mut low_counts, &mut high_counts] {
+        let mut sum = 0usize;
+        for c in counts.iter_mut() {
+            let k = *c;
+            *c = sum;
+            sum += k;
+        }
+    }
+    let Buffers {
+        keys: key_buffer,
+        values: value_buffer,
+        sorted,
+        sorted_values,
+    } = buffers;
+    for buffer in [
+        &mut *key_buffer,
+        &mut *value_buffer,
+        &mut *sorted,
+        &mut *sorted_values,
+    ] {
+        if buffer.len() < len {
+            buffer.resize(len, 0);
+        }
+    }
+    for (&k, &v) in keys.iter().zip(values.iter()) {
+        if let Some(c) = low_counts.get_mut((k & low_mask) as usize) {
+            if let (Some(ks), Some(vs)) = (key_buffer.get_mut(*c), value_buffer.get_mut(*c)) {
+                *ks = k;
+                *vs = v;
+            }
+            *c += 1;
+        }
+    }
+    let buffered = key_buffer.iter().zip(value_buffer.iter()).take(len);
+    for (&k, &v) in buffered {
+        if let Some(c) = high_counts.get_mut((k >> low_bits) as usize) {
+            if let (Some(ks), Some(vs)) = (sorted.get_mut(*c), sorted_values.get_mut(*c)) {
+                *ks = k;
+                *vs = v;
+            }
+            *c += 1;
+        }
+    }
+    for (slot, &v) in values.iter_mut().zip(sorted_values.iter()) {
+        *slot = v;
+    }
+    sorted.get(..len).unwrap_or_default()
+}
+
+/// Sorts `keys` (each below `width`) and `values` alike by key, in place: each entry moved
+/// once, to the first free place of its key (American flag sort).
+fn sort_in_place(keys: &mut [u32], values: &mut [u32], width: usize) {
+    // Per key: its first free place, then where its run ends.
+    let mut next = vec![0usize; width];
+    for &k in keys.iter() {
+        if let Some(c) = next.get_mut(k as usize) {
+            *c += 1;
+        }
+    }
+    let mut end = vec![0usize; width];
+    let mut sum = 0usize;
+    for (nk, ek) in next.iter_mut().zip(end.iter_mut()) {
+        let c = *nk;
+        *nk = sum;
+        sum += c;
+        *ek = sum;
+    }
     for (k, &e) in end.iter().enumerate() {
         while let Some(&j) = next.get(k).filter(|&&j| j < e) {
-            // Carry the entry at j to its target's first free place, and the one found there
-            // on, until one of target k comes back to j.
-            let mut entry = region.get(j).copied().unwrap_or(0);
-            let mut key = low(lows, low_at, j);
-            while key != k {
-                let (Some(t), Some(&te)) = (next.get_mut(key), end.get(key)) else {
+            // Carry the entry at j to its key's first free place, and the one found there
+            // on, until one of key k comes back to j.
+            let mut entry = values.get(j).copied().unwrap_or(0);
+            let mut key = keys.get(j).copied().unwrap_or(0);
+            while key as usize != k {
+                let (Some(t), Some(&te)) = (next.get_mut(key as usize), end.get(key as usize))
+                else {
                     break;
                 };
                 if *t >= te {
@@ -799,13 +800,14 @@ fn sort_in_place(
                 }
                 let place = *t;
                 *t += 1;
-                if let Some(slot) = region.get_mut(place) {
-                    std::mem::swap(slot, &mut entry);
+                if let (Some(v), Some(kk)) = (values.get_mut(place), keys.get_mut(place)) {
+                    std::mem::swap(v, &mut entry);
+                    std::mem::swap(kk, &mut key);
                 }
-                key = low(lows, low_at, place);
             }
-            if let Some(slot) = region.get_mut(j) {
-                *slot = entry;
+            if let (Some(v), Some(kk)) = (values.get_mut(j), keys.get_mut(j)) {
+                *v = entry;
+                *kk = key;
             }
             if let Some(c) = next.get_mut(k) {
                 *c += 1;
@@ -867,9 +869,24 @@ pub(crate) const FAR_FROM: usize = 1 << 26;
 const MAX_THREADS: usize = 64;
 
 /// log2 of how many DFS numbers a bucket of the predecessor build covers on graphs past the
-/// caches ([`preds_by_buckets`]): a bucket's counters and lists then fit the caches, and the
-/// edges are dealt to at most 2^16 buckets (2^32 rows).
-const BUCKET_BITS: u32 = 16;
+/// caches ([`preds_by_buckets`]), for `n` reached rows: 65 to 128 buckets (68 at 570 M
+/// rows), so that each thread deals to that many runs at once, few enough for huge pages
+/// (though the kernel writes some out half-filled, and again once filled: 2.7 times the bytes
+/// at 600 M objects, `benches/README.md`); a bucket's entries (about 35 M at 570 M rows and 4
+/// references a row) are then sorted through heap buffers of 16 bytes an entry, on each
+/// thread: at 4 references a row, about 2 bytes a row for two threads.
+fn bucket_bits(n: usize) -> u32 {
+    let log2 = usize::BITS - n.saturating_sub(1).leading_zeros();
+    log2.saturating_sub(7)
+        .clamp(MIN_BUCKET_BITS, MAX_BUCKET_BITS)
+}
+
+/// The fewest DFS numbers a bucket covers: 2^16 (whose counters fit the caches).
+const MIN_BUCKET_BITS: u32 = 16;
+
+/// The most DFS numbers a bucket covers (the sort's two passes then write to at most 2^12
+/// places each): 2^24, 256 buckets at 2^32 rows.
+const MAX_BUCKET_BITS: u32 = 24;
 
 /// The dominator tree's choices by size, each of which a test may force (`None`: by size).
 #[derive(Debug, Clone, Copy, Default)]
@@ -879,7 +896,8 @@ pub(crate) struct Tuning {
     /// Whether the passes prefetch and the predecessor lists are built by buckets (by
     /// size: [`FAR_FROM`]).
     pub(crate) far: Option<bool>,
-    /// log2 of a bucket's DFS numbers, at most 16 ([`BUCKET_BITS`]).
+    /// log2 of a bucket's DFS numbers (by size: [`bucket_bits`]), at most
+    /// [`MAX_BUCKET_BITS`].
     pub(crate) bucket_bits: Option<u32>,
     /// How many threads build the predecessor lists by buckets (0 counts as 1).
     pub(crate) threads: usize,
@@ -995,7 +1013,10 @@ impl DominatorTree {
         //    targets (rows in their own order, so the targets and `pre` are read front to
         //    back), then list each edge under its target.
         let (pstart_array, preds_array) = if far {
-            let bits = tuning.bucket_bits.unwrap_or(BUCKET_BITS).min(16);
+            let bits = tuning
+                .bucket_bits
+                .unwrap_or_else(|| bucket_bits(n))
+                .min(MAX_BUCKET_BITS);
             let cuts = cut_rows(rows_view, rows, tuning.threads.clamp(1, MAX_THREADS));
             let buckets = n.div_ceil(1 << bits);
             let counts =
@@ -1111,10 +1132,10 @@ mod tests {
     #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
     use proptest::prelude::*;
 
-    use super::{Region, sort_buckets};
+    use super::sort_buckets;
 
     proptest! {
-        /// Both ways of sorting a bucket (through a buffer, in place) list every entry under
+        /// Both ways of sorting a bucket (through buffers, in place) list every entry under
         /// its target, in buckets of 1 to 16 targets, on 1 to 3 threads.
         #[test]
         fn buckets_sort_by_target(bits in 0u32..5, targets in proptest::collection::vec(0u32..40, 0..300)) {
@@ -1125,23 +1146,20 @@ mod tests {
             for (i, &w) in targets.iter().enumerate() {
                 dealt[(w >> bits) as usize].push((w, i as u32));
             }
-            let (mut regions, mut preds, mut lows) = (Vec::new(), Vec::new(), Vec::new());
+            let (mut starts, mut preds, mut lows) = (Vec::new(), Vec::new(), Vec::new());
             for bucket in &dealt {
-                regions.push(Region { at: preds.len(), low_at: lows.len() });
-                for pair in bucket.chunks(2) {
-                    let low = |k: usize| pair.get(k).map_or(0, |&(w, _)| w & ((1 << bits) - 1));
-                    lows.push(low(0) | (low(1) << 16));
-                }
+                starts.push(preds.len());
+                lows.extend(bucket.iter().map(|&(w, _)| w & ((1 << bits) - 1)));
                 preds.extend(bucket.iter().map(|&(_, i)| i));
             }
-            regions.push(Region { at: preds.len(), low_at: lows.len() });
+            starts.push(preds.len());
             let mut want: Vec<Vec<u32>> = vec![Vec::new(); n];
             for (i, &w) in targets.iter().enumerate() {
                 want[w as usize].push(i as u32);
             }
             for (buffered, threads) in [(0, 1), (usize::MAX, 1), (0, 2), (usize::MAX, 3)] {
-                let (mut got, mut pstart) = (preds.clone(), vec![0u32; n + 1]);
-                sort_buckets(&regions, bits, &mut got, &lows, &mut pstart, buffered, threads);
+                let (mut got, mut got_lows, mut pstart) = (preds.clone(), lows.clone(), vec![0u32; n + 1]);
+                sort_buckets(&starts, bits, (&mut got, &mut got_lows), &mut pstart, buffered, threads);
                 prop_assert_eq!(pstart[n] as usize, targets.len());
                 for (w, list) in want.iter().enumerate() {
                     let mut listed = got[pstart[w] as usize..pstart[w + 1] as usize].to_vec();

@@ -53,11 +53,11 @@ impl std::fmt::Debug for dyn Scratch + '_ {
 /// to back. Storage that writes its pages out, such as memory-mapped files, should back these
 /// with small pages: once the scratch outgrows the memory, a page written out and then
 /// written again is written out again whole, and a 2 MiB huge page costs 512 times a 4 KiB
-/// one. Every other array is written front to back (or in one run per thread), and read
-/// either so or at random, where huge pages save misses in the address translation.
+/// one. Every other array is written front to back, or in at most a few hundred runs a
+/// thread (its buckets of the predecessor lists past 2^26 objects), and read either
+/// so or at random, where huge pages save misses in the address translation and faults.
 pub const WRITTEN_SCATTERED: &[&str] = &[
     "predecessors",
-    "predecessor buckets",
     "predecessor row starts",
     "reverse references",
     "shortest-path parents",
