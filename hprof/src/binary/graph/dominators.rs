@@ -871,8 +871,8 @@ const MAX_THREADS: usize = 64;
 /// log2 of how many DFS numbers a bucket of the predecessor build covers on graphs past the
 /// caches ([`preds_by_buckets`]), for `n` reached rows: 65 to 128 buckets (68 at 570 M
 /// rows), so that each thread deals to that many runs at once, few enough for huge pages
-/// (though the kernel writes some out half-filled, and again once filled: 2.7 times the bytes
-/// at 600 M objects, `benches/README.md`); a bucket's entries (about 35 M at 570 M rows and 4
+/// (though the scratch disk is then written 2.7 times the bytes at 600 M objects:
+/// `benches/README.md`); a bucket's entries (about 35 M at 570 M rows and 4
 /// references a row) are then sorted through heap buffers of 16 bytes an entry, on each
 /// thread: at 4 references a row, about 2 bytes a row for two threads.
 fn bucket_bits(n: usize) -> u32 {
