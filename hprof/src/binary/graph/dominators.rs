@@ -717,14 +717,8 @@ fn radix_sort<'b>(
             *c += 1;
         }
     }
-    for counts in [&mut low_counts, &mut high_counts] {
-        let mut sum = 0usize;
-        for c in counts.iter_mut() {
-            let k = *c;
-            *c = sum;
-            sum += k;
-        }
-    }
+    counts_to_starts(&mut low_counts);
+    counts_to_starts(&mut high_counts);
     let Buffers {
         keys: key_buffer,
         values: value_buffer,
@@ -766,6 +760,18 @@ fn radix_sort<'b>(
     sorted.get(..len).unwrap_or_default()
 }
 
+/// Turns counts into where each run starts (the sum of the counts before it); returns the
+/// total.
+fn counts_to_starts(counts: &mut [usize]) -> usize {
+    let mut sum = 0usize;
+    for c in counts.iter_mut() {
+        let k = *c;
+        *c = sum;
+        sum += k;
+    }
+    sum
+}
+
 /// Sorts `keys` (each below `width`) and `values` alike by key, in place: each entry moved
 /// once, to the first free place of its key (American flag sort).
 fn sort_in_place(keys: &mut [u32], values: &mut [u32], width: usize) {
@@ -776,14 +782,8 @@ fn sort_in_place(keys: &mut [u32], values: &mut [u32], width: usize) {
             *c += 1;
         }
     }
-    let mut end = vec![0usize; width];
-    let mut sum = 0usize;
-    for (nk, ek) in next.iter_mut().zip(end.iter_mut()) {
-        let c = *nk;
-        *nk = sum;
-        sum += c;
-        *ek = sum;
-    }
+    let total = counts_to_starts(&mut next);
+    let end: Vec<usize> = next.iter().skip(1).copied().chain([total]).collect();
     for (k, &e) in end.iter().enumerate() {
         while let Some(&j) = next.get(k).filter(|&&j| j < e) {
             // Carry the entry at j to its key's first free place, and the one found there
