@@ -127,51 +127,51 @@ impl<'a> ObjectIndex<'a> {
         let mut names = ClassNames::borrowing();
         let mut traces = HashMap::new();
         // The same walk as every other reader of a dump: a heap dump cut short gives the
-        // sub-records that are there, and a file that is not whole says so at its end. The
-        // heap-dump records are read after it, on several threads.
+        // sub-records that are there, and a file that is not whole says so at its end.
         let records = RecordBodies::after_header(
             data.get(header_len..).unwrap_or_default(),
             header_len as u64,
             id_size,
         );
-        let mut bodies = Vec::new();
-        // The first error outside the heap dumps, with its record's place in the walk.
-        let mut stopped: Option<(usize, Error)> = None;
-        for (k, r) in records.salvaging().enumerate() {
-            let (rh, body) = match r {
-                Ok(r) => r,
-                Err(e) => {
-                    stopped.get_or_insert((k, e));
-                    break;
-                }
-            };
-            if rh.is_heap_dump() {
-                bodies.push(Body {
-                    record: k,
-                    offset: rh.body_offset(),
-                    bytes: body,
-                });
-                continue;
-            }
-            let record = match parse_body(&rh, body, id_size) {
-                Ok(r) => r,
-                Err(e) => {
-                    // One bad record: keep going with the next (its framing is intact).
-                    stopped.get_or_insert((k, e));
+        // The heap-dump records are read on the threads while the walk goes on; the first
+        // error outside them, with its record's place in the walk, comes back from the walk.
+        let (found, stopped) = sub_records::find_while(id_size, threads, |take| {
+            let mut stopped: Option<(usize, Error)> = None;
+            for (k, r) in records.salvaging().enumerate() {
+                let (rh, body) = match r {
+                    Ok(r) => r,
+                    Err(e) => {
+                        stopped.get_or_insert((k, e));
+                        break;
+                    }
+                };
+                if rh.is_heap_dump() {
+                    take(Body {
+                        record: k,
+                        offset: rh.body_offset(),
+                        bytes: body,
+                    });
                     continue;
                 }
-            };
-            match record {
-                Record::Utf8(u) => names.add_string(u.id, u.bytes),
-                Record::LoadClass(l) => names.add_class(l.class_id, l.name_id),
-                Record::Trace(t) => {
-                    traces.insert(t.stack_trace_serial, t);
+                let record = match parse_body(&rh, body, id_size) {
+                    Ok(r) => r,
+                    Err(e) => {
+                        // One bad record: keep going with the next (its framing is intact).
+                        stopped.get_or_insert((k, e));
+                        continue;
+                    }
+                };
+                match record {
+                    Record::Utf8(u) => names.add_string(u.id, u.bytes),
+                    Record::LoadClass(l) => names.add_class(l.class_id, l.name_id),
+                    Record::Trace(t) => {
+                        traces.insert(t.stack_trace_serial, t);
+                    }
+                    _ => {}
                 }
-                _ => {}
             }
-        }
-        let found = sub_records::find(&bodies, id_size, threads);
-        drop(bodies);
+            stopped
+        });
         warnings.stopped_at = match (found.error, stopped) {
             (Some((a, e)), Some((b, _))) if a <= b => Some(e),
             (_, Some((_, e))) | (Some((_, e)), None) => Some(e),

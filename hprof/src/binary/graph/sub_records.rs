@@ -4,6 +4,9 @@
 //! take a run of heap-dump records each; their findings are joined in file order, so the
 //! index is the same whatever their number.
 
+use std::collections::BTreeMap;
+use std::sync::{Mutex, mpsc};
+
 use super::super::cursor::Cursor;
 use super::super::error::Error;
 use super::super::hash::IdMap;
@@ -45,58 +48,120 @@ pub(super) struct Found<'a> {
     pub(super) error: Option<(usize, Error)>,
 }
 
-/// Fewer bytes than this per thread are not worth a thread.
-const MIN_BYTES_PER_THREAD: usize = 64 << 10;
+/// How many bytes of heap-dump records a thread is handed at once: enough to keep it busy a
+/// while, few enough that the walk over the records is never far ahead of the threads.
+const BATCH_BYTES: usize = 32 << 20;
 
-/// Reads the sub-records of `bodies` on up to `threads` threads (the calling one included).
-pub(super) fn find<'a>(bodies: &[Body<'a>], id_size: IdSize, threads: usize) -> Found<'a> {
-    let total: usize = bodies.iter().map(|b| b.bytes.len()).sum();
-    let runs = threads
-        .clamp(1, 64)
-        .min(total / MIN_BYTES_PER_THREAD)
-        .min(bodies.len())
-        .max(1);
-    // Runs of records of about equal bytes, joined in file order.
-    let mut cuts = vec![0usize];
-    let mut seen = 0usize;
-    for (k, b) in bodies.iter().enumerate() {
-        seen += b.bytes.len();
-        if cuts.len() < runs && seen * runs >= total * cuts.len() {
-            cuts.push(k + 1);
-        }
+/// Reads the sub-records of the heap-dump bodies that `walk` hands to its callback (in file
+/// order), on up to `threads` threads while the walk goes on, and returns what they hold,
+/// joined in file order (the same whatever the number of threads), with what `walk` returned.
+///
+/// Each batch of bodies is read soon after the walk passed it, while its pages are still in
+/// memory: a dump larger than the memory is read from the disk once for both. (Walking all the
+/// records first touched a page of every heap-dump segment, 1 MiB apart in a HotSpot dump, so
+/// the kernel's read-ahead read the whole file, and the threads read most of it again.)
+pub(super) fn find_while<'a, R>(
+    id_size: IdSize,
+    threads: usize,
+    walk: impl FnOnce(&mut dyn FnMut(Body<'a>)) -> R,
+) -> (Found<'a>, R) {
+    let read = |batch: &[Body<'a>]| Part::new(batch).read(id_size).into_found();
+    let mut batch = Vec::new();
+    let mut bytes = 0usize;
+    if threads <= 1 {
+        let mut found = Found::empty();
+        let r = walk(&mut |body| {
+            bytes += body.bytes.len();
+            batch.push(body);
+            if bytes >= BATCH_BYTES {
+                found.append(read(&batch));
+                batch.clear();
+                bytes = 0;
+            }
+        });
+        found.append(read(&batch));
+        return (found, r);
     }
-    cuts.push(bodies.len());
-    cuts.dedup();
-    let parts: Vec<Part<'a, '_>> = cuts
-        .iter()
-        .zip(cuts.iter().skip(1))
-        .map(|(&a, &b)| Part::new(bodies.get(a..b).unwrap_or_default()))
-        .collect();
-    let mut parts = parts.into_iter();
-    let Some(first) = parts.next() else {
-        return Part::new(&[]).into_found();
-    };
-    let done = std::thread::scope(|scope| {
-        let others: Vec<_> = parts
-            .map(|p| scope.spawn(move || p.read(id_size)))
+    let threads = threads.min(64);
+    let joined = Mutex::new(Joined {
+        next: 0,
+        found: Found::empty(),
+        waiting: BTreeMap::new(),
+    });
+    // At most one batch waiting per thread: the walk stays a few batches ahead.
+    let (send, receive) = mpsc::sync_channel::<(usize, Vec<Body<'a>>)>(threads);
+    let receive = Mutex::new(receive);
+    std::thread::scope(|scope| {
+        let (receive, joined) = (&receive, &joined);
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(move || {
+                    loop {
+                        let job = lock(receive).recv();
+                        let Ok((k, batch)) = job else { break };
+                        let found = read(&batch);
+                        drop(batch);
+                        lock(joined).take(k, found);
+                    }
+                })
+            })
             .collect();
-        let mut done = vec![first.read(id_size)];
-        for h in others {
-            match h.join() {
-                Ok(p) => done.push(p),
-                Err(panic) => std::panic::resume_unwind(panic),
+        let mut k = 0usize;
+        let r = walk(&mut |body| {
+            bytes += body.bytes.len();
+            batch.push(body);
+            if bytes >= BATCH_BYTES {
+                // Fails only when every thread has panicked: the join below says so.
+                let _ = send.send((k, std::mem::take(&mut batch)));
+                k += 1;
+                bytes = 0;
+            }
+        });
+        if !batch.is_empty() {
+            let _ = send.send((k, batch));
+        }
+        drop(send);
+        for w in workers {
+            if let Err(panic) = w.join() {
+                std::panic::resume_unwind(panic);
             }
         }
-        done
-    });
-    let mut done = done.into_iter();
-    let Some(mut found) = done.next().map(Part::into_found) else {
-        return Part::new(&[]).into_found();
-    };
-    for p in done {
-        found.append(p);
+        let joined = std::mem::replace(
+            &mut *lock(joined),
+            Joined {
+                next: 0,
+                found: Found::empty(),
+                waiting: BTreeMap::new(),
+            },
+        );
+        (joined.found, r)
+    })
+}
+
+/// The batches read so far: those joined in file order, and those read before a batch ahead of
+/// them.
+struct Joined<'a> {
+    /// The number of the next batch to join.
+    next: usize,
+    found: Found<'a>,
+    waiting: BTreeMap<usize, Found<'a>>,
+}
+
+impl<'a> Joined<'a> {
+    /// Batch `k`'s findings, joined with every batch after it that waited for it.
+    fn take(&mut self, k: usize, found: Found<'a>) {
+        self.waiting.insert(k, found);
+        while let Some(f) = self.waiting.remove(&self.next) {
+            self.found.append(f);
+            self.next += 1;
+        }
     }
-    found
+}
+
+/// The mutex's value, also after a thread panicked holding it (the panic is passed on when
+/// the threads are joined).
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 /// `ids` in ascending order: sorted in place on one thread; on two, each half sorted by its
@@ -247,23 +312,25 @@ impl<'a, 'b> Part<'a, 'b> {
 }
 
 impl<'a> Found<'a> {
+    /// Nothing found yet.
+    fn empty() -> Found<'a> {
+        Part::new(&[]).into_found()
+    }
+
     /// Appends what a later run of records holds.
-    fn append(&mut self, p: Part<'a, '_>) {
+    fn append(&mut self, p: Found<'a>) {
         // The ids still ascend if they ascend in `p` and across the seam.
         let seam = match (self.ids.last(), p.ids.first()) {
             (Some(last), Some(first)) => last < first,
             _ => true,
         };
-        self.ascending = match self.ascending.take() {
-            Some(mut offsets) if p.ascending && seam => {
-                offsets.extend_from_slice(&p.offsets);
+        self.ascending = match (self.ascending.take(), p.ascending) {
+            (Some(mut offsets), Some(more)) if seam => {
+                offsets.extend_from_slice(&more);
                 Some(offsets)
             }
             _ => None,
         };
-        // Each of `p`'s vectors is dropped as soon as it is appended: the peak stays at the
-        // whole of one array and half of the other.
-        drop(p.offsets);
         self.ids.extend_from_slice(&p.ids);
         drop(p.ids);
         for (class_id, (len, count)) in p.instances {
