@@ -135,7 +135,7 @@ impl<'a> ObjectIndex<'a> {
         );
         // The heap-dump records are read on the threads while the walk goes on; the first
         // error outside them, with its record's place in the walk, comes back from the walk.
-        let (found, stopped) = sub_records::find_while(id_size, threads, |take| {
+        let (found, stopped) = sub_records::find_while(id_size, threads, data.len(), |take| {
             let mut stopped: Option<(usize, Error)> = None;
             for (k, r) in records.salvaging().enumerate() {
                 let (rh, body) = match r {

@@ -39,9 +39,10 @@ pub struct Options<'f> {
     /// [`Graph::leak_suspects`](super::Graph::leak_suspects), which
     /// otherwise decode every object again.
     pub classes: NodeClasses,
-    /// How many threads (the calling one included) decode the references, each a stretch of
-    /// the objects; 1, the default, decodes them on the calling thread alone. The graph is the
-    /// same whatever the number.
+    /// How many threads read the heap-dump records for the index (while the calling one
+    /// walks the records), decode the references (each a stretch of the objects, the calling
+    /// thread included) and, past 2^26 objects, build the predecessor lists; 1, the default,
+    /// does all of it on the calling thread alone. The graph is the same whatever the number.
     pub threads: usize,
 }
 

@@ -1,8 +1,8 @@
 //! The object index's pass over the heap-dump sub-records (`hprof.md` §1.5): the id of every
 //! object (and its offset while the ids ascend, as a dump written in address order has
-//! them), the instances of each class, the class dumps and the GC roots. Several threads
-//! take a run of heap-dump records each; their findings are joined in file order, so the
-//! index is the same whatever their number.
+//! them), the instances of each class, the class dumps and the GC roots. The walk over the
+//! records hands the heap-dump records to the threads in batches as it passes them; their
+//! findings are joined in file order, so the index is the same whatever their number.
 
 use std::collections::BTreeMap;
 use std::sync::{Mutex, mpsc};
@@ -48,13 +48,18 @@ pub(super) struct Found<'a> {
     pub(super) error: Option<(usize, Error)>,
 }
 
-/// How many bytes of heap-dump records a thread is handed at once: enough to keep it busy a
-/// while, few enough that the walk over the records is never far ahead of the threads.
-const BATCH_BYTES: usize = 32 << 20;
+/// How many bytes of heap-dump records a thread is handed at once, for a dump of `len` bytes
+/// read on `threads` threads: a quarter of a thread's share, so that the threads share the
+/// work evenly, between 1 MiB and 256 MiB, so that the walk is never far ahead of the threads.
+/// (Many small batches cost time of their own: `benches/README.md`.)
+fn batch_bytes(len: usize, threads: usize) -> usize {
+    (len / 4 / threads.max(1)).clamp(1 << 20, 256 << 20)
+}
 
-/// Reads the sub-records of the heap-dump bodies that `walk` hands to its callback (in file
-/// order), on up to `threads` threads while the walk goes on, and returns what they hold,
-/// joined in file order (the same whatever the number of threads), with what `walk` returned.
+/// Reads the sub-records of the heap-dump bodies (of a dump of `len` bytes) that `walk` hands
+/// to its callback in file order, on up to `threads` threads while the walk goes on, and
+/// returns what they hold, joined in file order (the same whatever the number of threads),
+/// with what `walk` returned.
 ///
 /// Each batch of bodies is read soon after the walk passed it, while its pages are still in
 /// memory: a dump larger than the memory is read from the disk once for both. (Walking all the
@@ -63,6 +68,17 @@ const BATCH_BYTES: usize = 32 << 20;
 pub(super) fn find_while<'a, R>(
     id_size: IdSize,
     threads: usize,
+    len: usize,
+    walk: impl FnOnce(&mut dyn FnMut(Body<'a>)) -> R,
+) -> (Found<'a>, R) {
+    find_in_batches(id_size, threads, batch_bytes(len, threads), walk)
+}
+
+/// [`find_while`] with batches of at least `batch_bytes` (the last may be smaller).
+fn find_in_batches<'a, R>(
+    id_size: IdSize,
+    threads: usize,
+    batch_bytes: usize,
     walk: impl FnOnce(&mut dyn FnMut(Body<'a>)) -> R,
 ) -> (Found<'a>, R) {
     let read = |batch: &[Body<'a>]| Part::new(batch).read(id_size).into_found();
@@ -73,7 +89,7 @@ pub(super) fn find_while<'a, R>(
         let r = walk(&mut |body| {
             bytes += body.bytes.len();
             batch.push(body);
-            if bytes >= BATCH_BYTES {
+            if bytes >= batch_bytes {
                 found.append(read(&batch));
                 batch.clear();
                 bytes = 0;
@@ -91,7 +107,7 @@ pub(super) fn find_while<'a, R>(
     // At most one batch waiting per thread: the walk stays a few batches ahead.
     let (send, receive) = mpsc::sync_channel::<(usize, Vec<Body<'a>>)>(threads);
     let receive = Mutex::new(receive);
-    std::thread::scope(|scope| {
+    let r = std::thread::scope(|scope| {
         let (receive, joined) = (&receive, &joined);
         let workers: Vec<_> = (0..threads)
             .map(|_| {
@@ -110,7 +126,7 @@ pub(super) fn find_while<'a, R>(
         let r = walk(&mut |body| {
             bytes += body.bytes.len();
             batch.push(body);
-            if bytes >= BATCH_BYTES {
+            if bytes >= batch_bytes {
                 // Fails only when every thread has panicked: the join below says so.
                 let _ = send.send((k, std::mem::take(&mut batch)));
                 k += 1;
@@ -126,16 +142,12 @@ pub(super) fn find_while<'a, R>(
                 std::panic::resume_unwind(panic);
             }
         }
-        let joined = std::mem::replace(
-            &mut *lock(joined),
-            Joined {
-                next: 0,
-                found: Found::empty(),
-                waiting: BTreeMap::new(),
-            },
-        );
-        (joined.found, r)
-    })
+        r
+    });
+    let joined = joined
+        .into_inner()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    (joined.found, r)
 }
 
 /// The batches read so far: those joined in file order, and those read before a batch ahead of
@@ -200,7 +212,7 @@ pub(super) fn sorted(mut ids: Vec<u64>, threads: usize) -> Vec<u64> {
 /// Fewer ids than this are sorted on one thread.
 const MIN_IDS_TO_SPLIT_SORT: usize = 1 << 16;
 
-/// One thread's run of heap-dump records.
+/// One batch of heap-dump records, as a thread reads it.
 struct Part<'a, 'b> {
     bodies: &'b [Body<'a>],
     ids: Vec<u64>,
@@ -351,7 +363,101 @@ impl<'a> Found<'a> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::super::heap_dump::{InstanceDump, PrimitiveArrayDump};
+    use super::super::super::types::{BasicType, StackTraceSerial};
+    use super::super::super::write::encode_sub_record;
     use super::*;
+
+    /// Heap-dump bodies of a few sub-records each: object ids ascending but for one step
+    /// back in the middle body, a GC root in each, and a body whose second sub-record does
+    /// not decode.
+    fn bodies() -> Vec<Vec<u8>> {
+        let id_size = IdSize::Eight;
+        (0..40u64)
+            .map(|k| {
+                let mut out = Vec::new();
+                for j in 0..3u64 {
+                    let id = if k == 20 { 5 + j } else { 1000 * (k + 1) + j };
+                    let sub = if j == 1 {
+                        SubRecord::PrimitiveArrayDump(PrimitiveArrayDump {
+                            array_id: Id(id),
+                            stack_trace_serial: StackTraceSerial(0),
+                            element_type: BasicType::Byte,
+                            data: &[1, 2, 3],
+                        })
+                    } else {
+                        SubRecord::InstanceDump(InstanceDump {
+                            object_id: Id(id),
+                            stack_trace_serial: StackTraceSerial(0),
+                            class_id: Id(7 + k % 3),
+                            data: &[0; 8],
+                        })
+                    };
+                    encode_sub_record(&sub, id_size, &mut out).unwrap();
+                    if j == 0 {
+                        let root = GcRoot::StickyClass { object_id: Id(id) };
+                        encode_sub_record(&SubRecord::Root(root), id_size, &mut out).unwrap();
+                    }
+                    if k == 31 && j == 0 {
+                        out.push(0x77);
+                    }
+                }
+                out
+            })
+            .collect()
+    }
+
+    /// What [`find_in_batches`] finds, as plain values to compare.
+    fn findings(threads: usize, batch: usize, data: &[Vec<u8>]) -> String {
+        let mut offset = 0;
+        let (found, walked) = find_in_batches(IdSize::Eight, threads, batch, |take| {
+            for (k, bytes) in data.iter().enumerate() {
+                take(Body {
+                    record: k,
+                    offset,
+                    bytes,
+                });
+                offset += bytes.len() as u64 + 9;
+            }
+            data.len()
+        });
+        assert_eq!(walked, data.len());
+        let mut instances: Vec<_> = found.instances.iter().collect();
+        instances.sort();
+        format!(
+            "{:?} {:?} {instances:?} {:?} {} {} {:?} {:?}",
+            found.ids,
+            found.ascending,
+            found.roots,
+            found.other_refs,
+            found.instance_refs_by_length,
+            found.stretches,
+            found.error.map(|(k, e)| (k, e.to_string())),
+        )
+    }
+
+    #[test]
+    fn batches_on_any_number_of_threads_join_in_file_order() {
+        let data = bodies();
+        let whole = findings(1, usize::MAX, &data);
+        // The error is the one of body 31, where reading that body stopped.
+        assert!(whole.contains("Some((31, "), "{whole}");
+        assert!(
+            whole.contains(" None "),
+            "the ids step back in body 20: {whole}"
+        );
+        for threads in 1..=4 {
+            for batch in [1, 50, 200, 1 << 20] {
+                assert_eq!(findings(threads, batch, &data), whole, "{threads} {batch}");
+            }
+        }
+        // Without the step back, the offsets are kept, in file order, across the batches.
+        let mut data = data;
+        data.remove(20);
+        let whole = findings(1, usize::MAX, &data);
+        assert!(whole.contains(" Some(["), "{whole}");
+        assert_eq!(findings(3, 1, &data), whole);
+    }
 
     #[test]
     fn ids_sorted_on_two_threads_are_sorted() {
