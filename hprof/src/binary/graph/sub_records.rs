@@ -368,9 +368,9 @@ mod tests {
     use super::super::super::write::encode_sub_record;
     use super::*;
 
-    /// Heap-dump bodies of a few sub-records each: object ids ascending but for one step
-    /// back in the middle body, a GC root in each, and a body whose second sub-record does
-    /// not decode.
+    /// Forty heap-dump bodies of a few sub-records each: object ids ascending but for a step
+    /// back in body 20, a GC root in each, and in body 31 a byte that is no sub-record's tag
+    /// after its first object and root.
     fn bodies() -> Vec<Vec<u8>> {
         let id_size = IdSize::Eight;
         (0..40u64)
