@@ -65,30 +65,31 @@
 //! in order goes to the scratch, what is written at random stays in the heap, since scratch
 //! pages written at random are written out again and again once the scratch outgrows the
 //! memory. The few scratch arrays written in many places at once are named in
-//! [`WRITTEN_SCATTERED`]: a caller's file-backed scratch should back them with small pages.
-//! At its peak, when both directions exist, the scratch holds about `24·N + 8·R` bytes. Past
-//! 2^26 objects the predecessor lists are built by buckets of targets, with each entry's
-//! target (its low bits, 4 bytes) beside it until each bucket is sorted: `24·N + 12·R` then,
-//! and `28·N + 4·R` while the semidominators are computed. Shortest paths add 8 per object and the reverse
-//! index `4·N + 4·R` when first asked for; the class of every object, kept when [`Options::classes`] asks for it, 4; the
-//! per-class answers ([`Graph::class_retained`], [`Graph::leak_suspects`]) the dominator
-//! tree's children lists (8) while they run, and the suspects' paths 4 more. With
-//! [`Options::threads`] above 1, each thread but the first decodes its stretch of objects
-//! into references of its own (4 bytes each) that are appended to the first's once all are
-//! done: up to `4·R` more for that moment, below the peak above. Past 2^26 objects the
-//! threads also share the predecessor lists: each numbers and deals the references of a
-//! stretch of objects, then sorts a run of buckets in heap buffers of 16 bytes per entry of
-//! its largest bucket (65 to 128 buckets in all, so about `0.5·R` bytes for two threads, at
-//! most 3 bytes per object below 6 references an object, while the other arrays hold 13). The scratch is heap memory
-//! by default ([`InMemory`]); a caller whose dump does not fit hands in its own, e.g.
-//! memory-mapped files the kernel may page out (the `dominators` example's `--scratch DIR`).
-//! The dump itself is read where the caller holds it (a memory map is paged like a file).
+//! [`WRITTEN_SCATTERED`]: a caller's file-backed scratch should back them with small pages. At its
+//! peak, when both directions exist, the scratch holds about `24·N + 8·R` bytes. Past 2^26 objects
+//! the predecessor lists are built by buckets of targets, with each entry's target (its low bits, 4
+//! bytes) beside it until each bucket is sorted: `24·N + 12·R` then, and `28·N + 4·R` while the
+//! semidominators are computed. Shortest paths add 8 per object and the reverse index `4·N + 4·R`
+//! when first asked for; the class of every object, kept when [`Options::classes`] asks for it, 4;
+//! the per-class answers ([`Graph::class_retained`], [`Graph::leak_suspects`]) the dominator tree's
+//! children lists (8) while they run, and the suspects' paths 4 more. With [`Options::threads`]
+//! above 1, each thread but the first decodes its stretch of objects into references of its own (4
+//! bytes each) that are appended to the first's once all are done: up to `4·R` more for that
+//! moment, below the peak above. Past 2^26 objects the threads also share the predecessor lists:
+//! each numbers and deals the references of a stretch of objects, then sorts a run of buckets in
+//! heap buffers of 16 bytes per entry of its largest bucket (65 to 128 buckets in all, so about
+//! `0.5·R` bytes for two threads, at most 3 bytes per object below 6 references an object, while
+//! the other arrays hold 13). The scratch is heap memory by default ([`InMemory`]); a caller whose
+//! dump does not fit hands in its own, e.g. memory-mapped files the kernel may page out (the
+//! `dominators` example's `--scratch DIR`). The dump itself is read where the caller holds it (a
+//! memory map is paged like a file).
 //!
 //! So `N` objects and `R` references need about `21·N` bytes of memory and `24·N + 8·R` of
-//! scratch (past 2^26 objects the larger of `24·N + 12·R` and `28·N + 4·R`): a billion
-//! objects with two references each, 21 GB of memory and 48 GB of scratch files. Node indices are `u32`: up to [`objects::MAX_NODES`] (2^32 − 2) objects; more is
-//! [`Error::TooManyObjects`](super::Error::TooManyObjects). Reference counts, offsets and
-//! retained sizes are 64-bit.
+//! scratch (past 2^26 objects the larger of `24·N + 12·R` and `28·N + 4·R`): a billion objects with
+//! two references each, 21 GB of memory and 48 GB of scratch files. Node indices are `u32`: up to
+//! [`objects::MAX_NODES`] (2^32 − 2) objects; more is
+//! [`Error::TooManyObjects`](super::Error::TooManyObjects). Reference counts, offsets and retained
+//! sizes are 64-bit.
 //!
 //! # Example
 //!
