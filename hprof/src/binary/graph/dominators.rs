@@ -9,11 +9,11 @@
 use std::ops::Range;
 
 use super::super::error::Result;
-use super::NONE;
 use super::bits;
 use super::edges::{Edges, View};
 use super::prefetch::prefetch;
 use super::scratch::{self, Array, IN_MEMORY, Scratch};
+use super::{NONE, join_all};
 
 /// Positions in the predecessor lists: `u32` while the edges fit, else `u64`.
 trait Pos: Copy + Default + Send {
@@ -459,17 +459,6 @@ fn number_on_threads(
         }
         join_all(handles)
     })
-}
-
-/// Waits for every thread of `handles`, in order, passing a panic on.
-fn join_all<T>(handles: Vec<std::thread::ScopedJoinHandle<'_, T>>) -> Vec<T> {
-    handles
-        .into_iter()
-        .map(|h| {
-            h.join()
-                .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-        })
-        .collect()
 }
 
 /// One stretch's share of a bucket in [`preds_by_buckets`]: the places of its entries and of

@@ -193,6 +193,17 @@ pub use suspects::{
 /// A node: an index into the sorted ids of an [`ObjectIndex`].
 pub type NodeIndex = u32;
 
+/// Waits for every thread of `handles`, in order, passing a panic on.
+pub(crate) fn join_all<T>(handles: Vec<std::thread::ScopedJoinHandle<'_, T>>) -> Vec<T> {
+    handles
+        .into_iter()
+        .map(|h| {
+            h.join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+        })
+        .collect()
+}
+
 /// "No node" in arrays of [`NodeIndex`] (and of other `u32` numbers, such as class numbers).
 pub(crate) const NONE: NodeIndex = u32::MAX;
 

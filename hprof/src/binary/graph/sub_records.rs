@@ -12,6 +12,7 @@ use super::super::error::Error;
 use super::super::hash::IdMap;
 use super::super::heap_dump::{ClassDump, GcRoot, SubRecord, parse_sub_record};
 use super::super::types::{Id, IdSize};
+use super::join_all;
 
 /// The body of one heap-dump record.
 #[derive(Debug, Clone, Copy)]
@@ -137,11 +138,7 @@ fn find_in_batches<'a, R>(
             let _ = send.send((k, batch));
         }
         drop(send);
-        for w in workers {
-            if let Err(panic) = w.join() {
-                std::panic::resume_unwind(panic);
-            }
-        }
+        join_all(workers);
         r
     });
     let joined = joined
