@@ -45,7 +45,8 @@ options:
   --scratch DIR      keep the arrays needed while building (file offsets, references both
                      ways, depth-first order) in files under DIR, created and deleted as
                      needed, that the kernel may page out: memory then holds about 21 bytes
-                     per object (ids, dominators, retained sizes and counts)
+                     per object (ids, dominators, retained sizes and counts); a DIR
+                     that fills up is an error naming it (exit 1)
   --threads N        decode the references on N threads (default: as many as the
                      machine has cores); the answer is the same
   --timings          print the time of each phase on stderr (CPU: the whole process)
@@ -193,12 +194,13 @@ fn run(args: &Args) -> Result<(Vec<String>, Option<String>), String> {
     let file = File::open(&args.path).map_err(|e| err(&e))?;
     let len = file.metadata().map_err(|e| err(&e))?.len();
     // SAFETY: the file is only read; a file truncated by someone else while mapped would
-    // fault, as with every memory-mapped reader.
+    // fault, as with every memory-mapped reader (`common::sigbus` reports it).
     let map;
     let data: &[u8] = if len == 0 {
         &[]
     } else {
         map = unsafe { memmap2::Mmap::map(&file) }.map_err(|e| err(&e))?;
+        common::sigbus::dump(&args.path, &map);
         &map
     };
     let bar = io::stderr().is_terminal().then(|| {

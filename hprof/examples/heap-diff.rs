@@ -145,8 +145,10 @@ fn census(path: &str) -> Result<(Census, Option<String>), ExitCode> {
 fn map(path: &str) -> Result<memmap2::Mmap, ExitCode> {
     let file = std::fs::File::open(path).map_err(|e| common::file_error(path, e))?;
     // SAFETY: the file is only read; a file truncated by someone else while mapped would
-    // fault, as with every memory-mapped reader.
-    unsafe { memmap2::Mmap::map(&file) }.map_err(|e| common::file_error(path, e))
+    // fault, as with every memory-mapped reader (`common::sigbus` reports it).
+    let map = unsafe { memmap2::Mmap::map(&file) }.map_err(|e| common::file_error(path, e))?;
+    common::sigbus::dump(path, &map);
+    Ok(map)
 }
 
 fn main() -> ExitCode {

@@ -139,11 +139,12 @@ fn main() -> ExitCode {
         Err(e) => return common::file_error(path, e),
     };
     // SAFETY: the file is only read; a file truncated by someone else while mapped would
-    // fault, as with every memory-mapped reader.
+    // fault, as with every memory-mapped reader (`common::sigbus` reports it).
     let map = match unsafe { memmap2::Mmap::map(&file) } {
         Ok(m) => m,
         Err(e) => return common::file_error(path, e),
     };
+    common::sigbus::dump(path, &map);
     let files = match common::scratch_files(args.scratch.as_deref()) {
         Ok(files) => files,
         Err(exit) => return exit,

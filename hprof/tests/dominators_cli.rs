@@ -284,3 +284,35 @@ fn scratch_files_give_the_same_answer_and_leave_nothing_behind() {
         "{err}"
     );
 }
+
+/// A scratch disk that fills up is `error: DIR: …` and exit 1 with nothing on stdout, not
+/// death by SIGBUS (which a page of a memory-mapped scratch file raises when it cannot be given
+/// disk space). The disk: a 64 KiB tmpfs, mounted by `unshare` (util-linux) in user and mount
+/// namespaces of the test's own, so no privileges are needed and nothing outside sees it.
+#[test]
+fn a_full_scratch_disk_is_an_error_naming_it() {
+    let dir = testkit::TempDir::new("dominators-full-scratch");
+    let dir_arg = dir.to_str().unwrap();
+    let out = std::process::Command::new("unshare")
+        .args([
+            "--user",
+            "--map-root-user",
+            "--mount",
+            "sh",
+            "-c",
+            r#"mount -t tmpfs -o size=64k none "$1" && exec "$2" "$3" --top 3 --scratch "$1""#,
+            "sh",
+            dir_arg,
+            tool().path().to_str().unwrap(),
+            "tests/data/binary/heapgen_jdk17.hprof",
+        ])
+        .output()
+        .expect("unshare (util-linux) runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.starts_with(&format!("error: {dir_arg}: ")) && err.contains("no space left"),
+        "{err}"
+    );
+    assert!(out.stdout.is_empty());
+}

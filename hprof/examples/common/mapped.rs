@@ -60,8 +60,10 @@ const MAX_WINDOW: usize = 4 << 20;
 pub(crate) fn map(path: &str) -> Option<memmap2::Mmap> {
     let file = File::open(path).ok()?;
     // SAFETY: the map is only read; a file truncated by someone else while mapped would fault,
-    // as with every memory-mapped reader.
-    unsafe { memmap2::Mmap::map(&file) }.ok()
+    // as with every memory-mapped reader (`sigbus` reports it).
+    let map = unsafe { memmap2::Mmap::map(&file) }.ok()?;
+    super::sigbus::dump(path, &map);
+    Some(map)
 }
 
 /// Decodes the bytes `range` of a memory-mapped dump into `visitor` (which must not keep

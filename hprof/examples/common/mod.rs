@@ -16,6 +16,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 pub(crate) mod huge_pages;
 pub(crate) mod mapped;
 pub(crate) mod scratch;
+pub(crate) mod sigbus;
 
 /// Exit status of a partial result (input cut off or damaged part-way).
 pub(crate) const EXIT_PARTIAL: u8 = 3;

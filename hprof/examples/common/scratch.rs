@@ -43,6 +43,7 @@ impl FileScratch {
         if !dir.is_dir() {
             return Err(format!("{}: not a directory", dir.display()));
         }
+        super::sigbus::scratch(&dir.display().to_string());
         Ok(FileScratch {
             dir,
             next: AtomicU64::new(0),
