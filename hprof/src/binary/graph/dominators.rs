@@ -461,7 +461,7 @@ fn number_on_threads(
     })
 }
 
-/// One stretch's share of a bucket in [`preds_by_buckets`]: the places of its entries and of
+/// One stretch's share of a bucket in [`deal_to_buckets`]: the places of its entries and of
 /// their targets' low bits, and how many it has dealt.
 struct Share<'a> {
     preds: &'a mut [u32],
@@ -485,29 +485,37 @@ fn deal(view: View<'_>, pre: &[u32], stretch: Range<usize>, bits: u32, shares: &
     });
 }
 
-/// The predecessor lists of a graph past the caches, built by buckets of `2^bits` DFS
-/// numbers rather than with a counter and a cursor per vertex, both touched at random for
-/// every edge (in scratch files larger than the memory, pages written at random are written
-/// out again and again). The edges are dealt to their target's bucket, each bucket's region
-/// of `preds` filled front to back with the target's low bits at the same place of `lows`:
-/// 65 to 128 runs of each a thread ([`bucket_bits`]), so that file-backed scratch can give
-/// them huge pages (one fault and one write-protection for 512 small pages). Then each
-/// bucket is sorted by those low bits in heap buffers and its region of `preds` written
-/// back front to back. The stretches of rows between `cuts` are dealt on a thread each,
-/// `counts[t][b]` edges of stretch `t` to bucket `b` (each stretch's entries after those of
-/// the stretches before it, as one thread would place them); `pre` and `view` are the
-/// numbered edges.
-fn preds_by_buckets<P: Pos>(
+/// The predecessor entries of a graph past the caches dealt to buckets of `2^bits` DFS
+/// numbers ([`deal_to_buckets`]), not yet sorted ([`Dealt::sort`]): where each bucket starts
+/// in `preds` and in `lows` alike (then the end), each entry's source there and its
+/// target's low bits here.
+struct Dealt {
+    starts: Vec<usize>,
+    preds: Array<u32>,
+    lows: Array<u32>,
+}
+
+/// The first half of building the predecessor lists of a graph past the caches by buckets of
+/// `2^bits` DFS numbers, rather than with a counter and a cursor per vertex, both touched at
+/// random for every edge (in scratch files larger than the memory, pages written at random
+/// are written out again and again). The edges are dealt to their target's bucket, each
+/// bucket's region of `preds` filled front to back with the target's low bits at the same
+/// place of `lows`: 65 to 128 runs of each a thread ([`bucket_bits`]), so that file-backed
+/// scratch can give them huge pages (one fault and one write-protection for 512 small
+/// pages). The stretches of rows between `cuts` are dealt on a thread each, `counts[t][b]`
+/// edges of stretch `t` to bucket `b` (each stretch's entries after those of the stretches
+/// before it, as one thread would place them); `pre` and `view` are the numbered edges,
+/// which the second half ([`Dealt::sort`]) no longer needs: the caller frees them first.
+fn deal_to_buckets(
     view: View<'_>,
     pre: &[u32],
     (n, bits): (usize, u32),
     cuts: &[usize],
     counts: &[Vec<usize>],
     s: &dyn Scratch,
-) -> Result<(Array<P>, Array<u32>)> {
+) -> Result<Dealt> {
     let buckets = n.div_ceil(1 << bits);
     let of = |t: usize, b: usize| counts.get(t).and_then(|c| c.get(b)).copied().unwrap_or(0);
-    // Where each bucket's entries start, in `preds` and in `lows` alike.
     let mut starts = Vec::with_capacity(buckets + 1);
     let mut at = 0usize;
     for b in 0..buckets {
@@ -517,11 +525,11 @@ fn preds_by_buckets<P: Pos>(
     starts.push(at);
     let mut preds_array = scratch::u32s(s, at, "predecessors by bucket")?;
     let mut lows_array = scratch::u32s(s, at, "predecessor targets")?;
-    let (preds, lows): (&mut [u32], &mut [u32]) = (&mut preds_array, &mut lows_array);
     {
         // Each stretch's share of each bucket, the regions cut in stretch order.
         let mut shares: Vec<Vec<Share<'_>>> = counts.iter().map(|_| Vec::new()).collect();
-        let (mut preds_rest, mut lows_rest) = (&mut *preds, &mut *lows);
+        let (mut preds_rest, mut lows_rest): (&mut [u32], &mut [u32]) =
+            (&mut preds_array, &mut lows_array);
         for b in 0..buckets {
             for (t, mine) in shares.iter_mut().enumerate() {
                 let c = of(t, b).min(preds_rest.len()).min(lows_rest.len());
@@ -551,19 +559,44 @@ fn preds_by_buckets<P: Pos>(
             join_all(handles)
         });
     }
-    let mut pstart_array = P::alloc(s, n + 1)?;
-    // Buckets up to twice the average size go through the buffers.
-    let buffered = SORT_BUFFER.max(at / buckets.max(1) * 2);
-    sort_buckets(
-        &starts,
-        bits,
-        (preds, lows),
-        &mut pstart_array,
-        buffered,
-        cuts.len().saturating_sub(1),
-    );
-    drop(lows_array);
-    Ok((pstart_array, preds_array))
+    Ok(Dealt {
+        starts,
+        preds: preds_array,
+        lows: lows_array,
+    })
+}
+
+impl Dealt {
+    /// The second half: each bucket sorted by its entries' targets in heap buffers and its
+    /// region of `preds` written back front to back ([`sort_buckets`], on up to `threads`
+    /// threads), with the start of each of the `n` DFS numbers' lists (then the end): the
+    /// list starts and the entries.
+    fn sort<P: Pos>(
+        self,
+        (n, bits): (usize, u32),
+        threads: usize,
+        s: &dyn Scratch,
+    ) -> Result<(Array<P>, Array<u32>)> {
+        let Dealt {
+            starts,
+            mut preds,
+            mut lows,
+        } = self;
+        let mut pstart = P::alloc(s, n + 1)?;
+        // Buckets up to twice the average size go through the buffers.
+        let buckets = starts.len().saturating_sub(1);
+        let total = starts.last().copied().unwrap_or(0);
+        let buffered = SORT_BUFFER.max(total / buckets.max(1) * 2);
+        sort_buckets(
+            &starts,
+            bits,
+            (&mut preds, &mut lows),
+            &mut pstart,
+            buffered,
+            threads,
+        );
+        Ok((pstart, preds))
+    }
 }
 
 /// Up to how many entries a bucket is sorted through buffers at least (two passes, each
@@ -574,8 +607,10 @@ const SORT_BUFFER: usize = 1 << 22;
 
 /// Sorts each bucket's region of `preds` by the low bits at the same place of `lows` (both
 /// permuted alike: through buffers up to `buffered` entries, else in place) and writes the
-/// start of each target's list into `pstart`: runs of buckets of about equal entries on up
-/// to `threads` threads. `starts` holds where each bucket starts, then the end.
+/// start of each target's list into `pstart`, on up to `threads` threads, each taking the
+/// largest bucket left in turn: a static split into runs of equal entries left one thread
+/// idle for about the last third of the sort at 600 M objects. `starts` holds where each
+/// bucket starts, then the end.
 fn sort_buckets<P: Pos>(
     starts: &[usize],
     bits: u32,
@@ -585,40 +620,49 @@ fn sort_buckets<P: Pos>(
     threads: usize,
 ) {
     let n = pstart.len().saturating_sub(1);
-    let buckets = starts.len().saturating_sub(1);
     let total = starts.last().copied().unwrap_or(0);
-    let threads = threads.max(1);
-    let mut bounds = vec![0usize];
-    for t in 1..threads {
-        let want = total / threads * t + total % threads * t / threads;
-        let b = starts.partition_point(|&at| at < want).min(buckets);
-        bounds.push(b.max(bounds.last().copied().unwrap_or(0)));
+    let width = 1usize << bits;
+    // Every bucket's share of the arrays, the largest last (taken first).
+    let mut queue: Vec<Bucket<'_, P>> = Vec::with_capacity(starts.len());
+    let (mut preds_rest, mut lows_rest, mut pstart_rest) =
+        (preds, lows, pstart.get_mut(..n).unwrap_or_default());
+    for (b, pair) in starts.windows(2).enumerate() {
+        let (at, following) = (
+            pair.first().copied().unwrap_or(0),
+            pair.get(1).copied().unwrap_or(0),
+        );
+        let len = following
+            .saturating_sub(at)
+            .min(preds_rest.len())
+            .min(lows_rest.len());
+        let (mine, rest) = std::mem::take(&mut preds_rest).split_at_mut(len);
+        preds_rest = rest;
+        let (my_lows, rest) = std::mem::take(&mut lows_rest).split_at_mut(len);
+        lows_rest = rest;
+        let keys = width
+            .min(n.saturating_sub(b << bits))
+            .min(pstart_rest.len());
+        let (my_starts, rest) = std::mem::take(&mut pstart_rest).split_at_mut(keys);
+        pstart_rest = rest;
+        queue.push(Bucket {
+            at,
+            preds: mine,
+            lows: my_lows,
+            starts: my_starts,
+        });
     }
-    bounds.push(buckets);
-    std::thread::scope(|scope| {
-        let (mut preds_rest, mut lows_rest, mut pstart_rest) =
-            (preds, lows, pstart.get_mut(..n).unwrap_or_default());
-        let mut handles = Vec::new();
-        for pair in bounds.windows(2) {
-            let (b0, b1) = (
-                pair.first().copied().unwrap_or(0),
-                pair.get(1).copied().unwrap_or(0),
-            );
-            let group = starts.get(b0..=b1).unwrap_or_default();
-            let at = |b: usize| starts.get(b).copied().unwrap_or(0);
-            let len = (at(b1) - at(b0)).min(preds_rest.len()).min(lows_rest.len());
-            let (mine, rest) = std::mem::take(&mut preds_rest).split_at_mut(len);
-            preds_rest = rest;
-            let (my_lows, rest) = std::mem::take(&mut lows_rest).split_at_mut(len);
-            lows_rest = rest;
-            let keys = (b1 << bits).min(n).saturating_sub((b0 << bits).min(n));
-            let keys = keys.min(pstart_rest.len());
-            let (my_starts, rest) = std::mem::take(&mut pstart_rest).split_at_mut(keys);
-            pstart_rest = rest;
-            handles.push(scope.spawn(move || {
-                sort_group(group, bits, n, b0, (mine, my_lows), my_starts, buffered);
-            }));
+    queue.sort_by_key(|bucket| bucket.preds.len());
+    let queue = std::sync::Mutex::new(queue);
+    let take = || queue.lock().ok().and_then(|mut q| q.pop());
+    let work = || {
+        let mut buffers = Buffers::default();
+        while let Some(bucket) = take() {
+            bucket.sort(&mut buffers, bits, buffered);
         }
+    };
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = (1..threads.max(1)).map(|_| scope.spawn(work)).collect();
+        work();
         join_all(handles);
     });
     if let Some(p) = pstart.last_mut() {
@@ -626,47 +670,38 @@ fn sort_buckets<P: Pos>(
     }
 }
 
-/// [`sort_buckets`] for the run of buckets from `b0` whose starts (and the following one's)
-/// are `starts`: `preds`, `lows` and `pstart` are their slices.
-fn sort_group<P: Pos>(
-    starts: &[usize],
-    bits: u32,
-    n: usize,
-    b0: usize,
-    (preds, lows): (&mut [u32], &mut [u32]),
-    pstart: &mut [P],
-    buffered: usize,
-) {
-    let width = 1usize << bits;
-    let base = starts.first().copied().unwrap_or(0);
-    let mut buffers = Buffers::default();
-    for (k, pair) in starts.windows(2).enumerate() {
-        let (Some(&at), Some(&following)) = (pair.first(), pair.get(1)) else {
-            continue;
-        };
-        let (Some(region), Some(region_lows)) = (
-            preds.get_mut(at - base..following - base),
-            lows.get_mut(at - base..following - base),
-        ) else {
-            continue;
-        };
-        let sorted: &[u32] = if region.len() <= buffered {
-            radix_sort(region_lows, region, &mut buffers, bits)
+/// One bucket of [`sort_buckets`]: where its entries start in the whole, its entries and
+/// their targets' low bits, and the list starts of its DFS numbers to write.
+struct Bucket<'a, P> {
+    at: usize,
+    preds: &'a mut [u32],
+    lows: &'a mut [u32],
+    starts: &'a mut [P],
+}
+
+impl<P: Pos> Bucket<'_, P> {
+    /// Sorts the bucket by its entries' low bits, through `buffers` up to `buffered` entries,
+    /// else in place, and writes where each of its DFS numbers' lists starts.
+    fn sort(self, buffers: &mut Buffers, bits: u32, buffered: usize) {
+        let Bucket {
+            at,
+            preds,
+            lows,
+            starts,
+        } = self;
+        let sorted: &[u32] = if preds.len() <= buffered {
+            radix_sort(lows, preds, buffers, bits)
         } else {
-            sort_in_place(region_lows, region, width);
-            region_lows
+            sort_in_place(lows, preds, 1usize << bits);
+            lows
         };
-        // Each target's list starts where the sorted low bits first reach it.
-        let keys = width.min(n.saturating_sub((b0 + k) << bits));
-        let first = k << bits;
+        // Each number's list starts where the sorted low bits first reach it.
         let mut j = 0usize;
-        for key in 0..keys {
+        for (key, p) in starts.iter_mut().enumerate() {
             while sorted.get(j).is_some_and(|&l| (l as usize) < key) {
                 j += 1;
             }
-            if let Some(p) = pstart.get_mut(first + key) {
-                *p = P::of(at + j);
-            }
+            *p = P::of(at + j);
         }
     }
 }
@@ -858,7 +893,7 @@ pub(crate) const FAR_FROM: usize = 1 << 26;
 const MAX_THREADS: usize = 64;
 
 /// log2 of how many DFS numbers a bucket of the predecessor build covers on graphs past the
-/// caches ([`preds_by_buckets`]), for `n` reached rows: 65 to 128 buckets (68 at 570 M
+/// caches ([`deal_to_buckets`]), for `n` reached rows: 65 to 128 buckets (68 at 570 M
 /// rows), so that each thread deals to that many runs at once, few enough for huge pages
 /// (though the scratch disk is then written 2.7 times the bytes at 600 M objects:
 /// `benches/README.md`); a bucket's entries (about 35 M at 570 M rows and 4
@@ -1010,10 +1045,12 @@ impl DominatorTree {
             let buckets = n.div_ceil(1 << bits);
             let counts =
                 number_on_threads(rows_view, targets, skip_weak, &pre, &cuts, (bits, buckets));
-            let lists = preds_by_buckets::<P>(edges.view(), &pre, (n, bits), &cuts, &counts, s)?;
+            let dealt = deal_to_buckets(edges.view(), &pre, (n, bits), &cuts, &counts, s)?;
+            // Freed before the sort: in scratch files the numbered targets are pages the
+            // kernel would otherwise write out, and hold on to, while the buckets are sorted.
             drop(pre);
             drop(edges);
-            lists
+            dealt.sort::<P>((n, bits), cuts.len().saturating_sub(1), s)?
         } else {
             // Count into pstart[w + 1], turn the counts into starts, fill with pstart[w + 1]
             // as the cursor of row w (it ends at the start of row w + 1).
@@ -1130,7 +1167,7 @@ mod tests {
         fn buckets_sort_by_target(bits in 0u32..5, targets in proptest::collection::vec(0u32..40, 0..300)) {
             let n = 40usize;
             let buckets = n.div_ceil(1 << bits);
-            // Deal (target, entry) pairs to buckets in the order given, as preds_by_buckets does.
+            // Deal (target, entry) pairs to buckets in the order given, as deal_to_buckets does.
             let mut dealt: Vec<Vec<(u32, u32)>> = vec![Vec::new(); buckets];
             for (i, &w) in targets.iter().enumerate() {
                 dealt[(w >> bits) as usize].push((w, i as u32));
