@@ -76,10 +76,11 @@
 //! above 1, each thread but the first decodes its stretch of objects into references of its own (4
 //! bytes each) that are appended to the first's once all are done: up to `4·R` more for that
 //! moment, below the peak above. Past 2^26 objects the threads also share the predecessor lists:
-//! each numbers and deals the references of a stretch of objects, then sorts a run of buckets in
-//! heap buffers of 16 bytes per entry of its largest bucket (65 to 128 buckets in all, so about
-//! `0.5·R` bytes for two threads, at most 3 bytes per object below 6 references an object, while
-//! the other arrays hold 13). The scratch is heap memory by default ([`InMemory`]); a caller whose
+//! each numbers and deals the references of a stretch of objects; the references and the
+//! depth-first numbers are then freed, and each thread sorts buckets (the largest left, in turn)
+//! in heap buffers of 16 bytes per entry of the largest it meets (65 to 128 buckets in all, so
+//! about `0.5·R` bytes for two threads, at most 3 bytes per object below 6 references an object,
+//! while the other arrays hold 9). The scratch is heap memory by default ([`InMemory`]); a caller whose
 //! dump does not fit hands in its own, e.g. memory-mapped files the kernel may page out (the
 //! `dominators` example's `--scratch DIR`). The dump itself is read where the caller holds it (a
 //! memory map is paged like a file).
