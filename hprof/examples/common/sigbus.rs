@@ -92,17 +92,22 @@ fn blame(addr: usize) -> (&'static [u8], &'static [u8]) {
         );
         if len > 0 && addr >= start && addr - start < len {
             if let Some(path) = d.path.get() {
-                return (
-                    path,
-                    b"a page of the file could not be read while mapped (was it cut short while being read, or is the disk failing?)",
+                let why = concat!(
+                    "a page of the file could not be read while mapped ",
+                    "(was it cut short while being read, or is the disk failing?)"
                 );
+                return (path, why.as_bytes());
             }
         }
     }
     match SCRATCH.get() {
         Some(dir) => (
             dir,
-            b"a scratch file could not be given disk space or read back (no space left on the device?)",
+            concat!(
+                "a scratch file could not be given disk space or read back ",
+                "(no space left on the device?)"
+            )
+            .as_bytes(),
         ),
         None => (
             b"memory-mapped file",

@@ -80,10 +80,10 @@
 //! depth-first numbers are then freed, and each thread sorts buckets (the largest left, in turn)
 //! in heap buffers of 16 bytes per entry of the largest it meets (65 to 128 buckets in all, so
 //! about `0.5·R` bytes for two threads, at most 3 bytes per object below 6 references an object,
-//! while the other arrays hold 9). The scratch is heap memory by default ([`InMemory`]); a caller whose
-//! dump does not fit hands in its own, e.g. memory-mapped files the kernel may page out (the
-//! `dominators` example's `--scratch DIR`). The dump itself is read where the caller holds it (a
-//! memory map is paged like a file).
+//! while the other arrays hold 9). The scratch is heap memory by default ([`InMemory`]); a
+//! caller whose dump does not fit hands in its own, e.g. memory-mapped files the kernel may page
+//! out (the `dominators` example's `--scratch DIR`). The dump itself is read where the caller
+//! holds it (a memory map is paged like a file).
 //!
 //! So `N` objects and `R` references need about `21·N` bytes of memory and `24·N + 8·R` of
 //! scratch (past 2^26 objects the larger of `24·N + 12·R` and `28·N + 4·R`): a billion objects with
