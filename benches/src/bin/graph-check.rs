@@ -13,6 +13,8 @@ use hprof::binary::graph::{Graph, Options};
 
 #[path = "../../../hprof/examples/common/scratch.rs"]
 mod scratch;
+#[path = "../../../hprof/examples/common/sigbus.rs"]
+mod sigbus;
 
 const USAGE: &str = "\
 usage: graph-check FILE [--scratch DIR] [--path-every K] [--threads N]
@@ -96,8 +98,9 @@ fn run(args: &Args) -> Result<(String, Option<String>), String> {
     let err = |e: &dyn std::fmt::Display| format!("{}: {e}", args.path);
     let file = File::open(&args.path).map_err(|e| err(&e))?;
     // SAFETY: the dump is only read; a file cut by someone else while mapped would fault, as
-    // with every memory-mapped reader.
+    // with every memory-mapped reader (`sigbus` reports it).
     let map = unsafe { memmap2::Mmap::map(&file) }.map_err(|e| err(&e))?;
+    sigbus::dump(&args.path, &map);
     let files = scratch::FileScratch::from_arg(args.scratch.as_deref())?;
     let mut options = Options {
         threads: args.threads,
