@@ -84,6 +84,7 @@ pub(crate) fn scratch(dir: &str) {
 }
 
 /// The line for a fault at `addr`: whose, and why.
+#[cfg_attr(not(target_os = "linux"), allow(dead_code))]
 fn blame(addr: usize) -> (&'static [u8], &'static [u8]) {
     for d in &DUMPS {
         let (start, len) = (
