@@ -350,6 +350,105 @@ fn depth_first<const LOOK: bool>(
     n
 }
 
+/// [`depth_first`] on graphs past the caches, reading each row from its search record (where
+/// its targets start, and the first of them: [`Records`](super::edges::Records)) and the rest
+/// of its targets from `view`: the same numbers, parents and order. A row reached follows its
+/// first target at once, whose record and bit of the bitmap are asked for as soon as its
+/// referrer's record arrives, so that a step down a path waits for about one miss. At the
+/// step after, the records and bits of the row's next [`LOOK_TARGETS`] targets are asked for
+/// too (their line of targets asked for at the row itself).
+fn depth_first_by_records(
+    records: &[u64],
+    view: View<'_>,
+    entry: u32,
+    skip_weak: bool,
+    pre: &mut [u32],
+    order: &mut [u32],
+    parent: &mut Vec<u32>,
+) -> usize {
+    let rows = pre.len();
+    if (entry as usize) >= rows {
+        return 0;
+    }
+    let targets = view.targets;
+    // A row's targets `start..end` and its first target (NONE when it has none).
+    let record = |v: u32| {
+        let r = records.get(v as usize).copied().unwrap_or(0);
+        let end = records.get(v as usize + 1).map_or(r as u32, |&x| x as u32);
+        (r as u32, end, (r >> 32) as u32)
+    };
+    let mut seen = vec![0u64; rows.div_ceil(64)];
+    // Rows past the last (dangling references) count as reached: never followed.
+    let is_seen = |seen: &[u64], w: u32| (w as usize) >= rows || bits::is_set(seen, w);
+    bits::set(&mut seen, entry);
+    set(pre, entry, 0);
+    set(order, 0, entry);
+    let mut n = 1usize;
+    parent.push(NONE);
+    // (DFS number, position of the next target, end of the row's targets), for the rows
+    // with targets left; `next`: the first target of the row just reached, and its position.
+    let mut stack: Vec<(u32, u32, u32)> = Vec::new();
+    let mut next = None;
+    let (a, b, first) = record(entry);
+    if a < b {
+        stack.push((0, a + 1, b));
+        next = Some((first, a));
+    }
+    // The positions of the next targets of the last row reached, whose line was asked for.
+    let mut pending = 0..0u32;
+    while let Some(top) = stack.last_mut() {
+        // The step after a row is reached (following its first target, whose bit is being
+        // fetched meanwhile): the records and bits of its next targets.
+        if !pending.is_empty() {
+            for &t in targets
+                .get(pending.start as usize..pending.end as usize)
+                .unwrap_or_default()
+            {
+                prefetch(records, t as usize);
+                prefetch(&seen, t as usize / 64);
+            }
+            pending = 0..0;
+        }
+        let (w, pos) = match next.take() {
+            Some(x) => x,
+            None => {
+                if top.1 >= top.2 {
+                    stack.pop();
+                    continue;
+                }
+                let pos = top.1;
+                top.1 += 1;
+                match targets.get(pos as usize) {
+                    Some(&w) => (w, pos),
+                    None => continue,
+                }
+            }
+        };
+        let i = top.0;
+        if is_seen(&seen, w) || (skip_weak && view.is_weak(u64::from(pos))) {
+            continue;
+        }
+        bits::set(&mut seen, w);
+        let number = n as u32;
+        set(pre, w, number);
+        parent.push(i);
+        set(order, number, w);
+        n += 1;
+        let (a, b, first) = record(w);
+        if a < b {
+            prefetch(records, first as usize);
+            prefetch(&seen, first as usize / 64);
+            if a + 1 < b {
+                prefetch(targets, a as usize + 1);
+                pending = a + 1..b.min(a.saturating_add(1 + LOOK_TARGETS as u32));
+            }
+            stack.push((number, a + 1, b));
+            next = Some((first, a));
+        }
+    }
+    n
+}
+
 /// Rewrites every target of a reached row of `stretch` to its DFS number (NONE: a weak edge
 /// left out, or a dangling one), so that the predecessor passes read them front to back
 /// with no lookup, and calls `count(w)` for each edge between reached rows. `targets` holds
@@ -865,7 +964,7 @@ const LOOK_TARGETS: u64 = 8;
 
 /// How many predecessor entries (or edges) ahead the passes over graphs past the caches
 /// prefetch what they will update.
-const AHEAD: usize = 16;
+const AHEAD: usize = 32;
 
 /// How the semidominator forest links its trees.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -1012,27 +1111,52 @@ impl DominatorTree {
         let skip_weak = weak == WeakEdges::Skip;
         // 1. Depth-first search: preorder numbers, the DFS-tree parent of each.
         let mut edges = edges;
-        let (rows_view, targets) = edges.split_mut();
         let mut pre = vec![NONE; rows];
         let mut order_array = scratch::u32s(s, rows, "depth-first order")?;
         let order: &mut [u32] = &mut order_array;
         let mut parent: Vec<u32> = Vec::new();
-        // On graphs past the caches, what the search and the passes after it will read is
-        // prefetched a few steps early.
-        let search = if far {
-            depth_first::<true>
+        // On graphs past the caches, the search reads each row from its record (where its
+        // targets start, and the first of them) where the edges allow, and what it and the
+        // passes after it will read is prefetched a few steps early.
+        let threads = tuning.threads.max(1);
+        let records = if far {
+            edges.search_records(s, threads)?
         } else {
-            depth_first::<false>
+            None
         };
-        let n = search(
-            rows_view,
-            targets,
-            entry,
-            skip_weak,
-            &mut pre,
-            order,
-            &mut parent,
-        );
+        let n = match records {
+            Some(records) => {
+                let n = depth_first_by_records(
+                    edges.records(&records),
+                    edges.view(),
+                    entry,
+                    skip_weak,
+                    &mut pre,
+                    order,
+                    &mut parent,
+                );
+                edges.restore_starts(records, threads);
+                n
+            }
+            None => {
+                let search = if far {
+                    depth_first::<true>
+                } else {
+                    depth_first::<false>
+                };
+                let view = edges.view();
+                search(
+                    view,
+                    view.targets,
+                    entry,
+                    skip_weak,
+                    &mut pre,
+                    order,
+                    &mut parent,
+                )
+            }
+        };
+        let (rows_view, targets) = edges.split_mut();
         // 2. Predecessors in DFS numbering (only edges between reached rows): number the
         //    targets (rows in their own order, so the targets and `pre` are read front to
         //    back), then list each edge under its target.

@@ -132,6 +132,60 @@ impl<'e> View<'e> {
     }
 }
 
+/// Where the depth-first search reads a row from on graphs past the caches
+/// ([`Edges::search_records`]): one `u64` per row, its targets' start in the low half and its
+/// first target in the high half ([`NONE`](super::NONE) for a row without targets), then the
+/// end. One load gives the search both where a row's targets are and the first of them, which
+/// it follows at once: a step down a depth-first path waits for one miss, not for the row
+/// start and then its targets.
+#[derive(Debug)]
+pub(crate) enum Records {
+    /// The row starts themselves, `u64` wide with the high half free (fewer than 2^32
+    /// edges): rewritten in place, and back by [`Edges::restore_starts`].
+    InStarts,
+    /// An array of their own (the starts are `u32`).
+    Own(Array<u64>),
+}
+
+/// The low half of a record: the row's start.
+const START: u64 = u32::MAX as u64;
+
+/// Turns `slots` (a row's start in the low half of each) into search records, `next` the start
+/// of the row after the last.
+fn fill_records(slots: &mut [u64], next: u64, targets: &[u32]) {
+    for v in 0..slots.len() {
+        let a = slots.get(v).map_or(0, |&x| x & START);
+        let b = slots.get(v + 1).map_or(next, |&x| x & START);
+        let first = if a < b {
+            targets.get(a as usize).copied().unwrap_or(super::NONE)
+        } else {
+            super::NONE
+        };
+        if let Some(slot) = slots.get_mut(v) {
+            *slot = a | u64::from(first) << 32;
+        }
+    }
+}
+
+/// [`fill_records`] over the whole of `slots` (the last the end), in stretches of a thread
+/// each.
+fn fill_records_on_threads(slots: &mut [u64], targets: &[u32], threads: usize) {
+    let chunk = slots.len().div_ceil(threads.clamp(1, MAX_THREADS)).max(1);
+    let end = slots.last().map_or(0, |&x| x & START);
+    // Each stretch ends at the start of the row after it, read before any is rewritten.
+    let nexts: Vec<u64> = (1..=slots.len().div_ceil(chunk))
+        .map(|k| slots.get(k * chunk).map_or(end, |&x| x & START))
+        .collect();
+    std::thread::scope(|scope| {
+        let handles = slots
+            .chunks_mut(chunk)
+            .zip(nexts)
+            .map(|(stretch, next)| scope.spawn(move || fill_records(stretch, next, targets)))
+            .collect();
+        super::join_all(handles);
+    });
+}
+
 /// Outgoing references of every node (plus the super-root, the last row, pointing at every
 /// root node), as `u32` node indices in compressed sparse rows.
 #[derive(Debug)]
@@ -354,6 +408,62 @@ impl Edges {
         })
     }
 
+    /// The depth-first search's [`Records`] of these rows, built on up to `threads` threads:
+    /// `None` when there are 2^32 edges or more (a start then needs more than a half).
+    ///
+    /// # Errors
+    /// When `s` fails (an array of their own).
+    pub(crate) fn search_records(
+        &mut self,
+        s: &dyn Scratch,
+        threads: usize,
+    ) -> Result<Option<Records>> {
+        if u32::try_from(self.len).is_err() {
+            return Ok(None);
+        }
+        let targets: &[u32] = &self.targets;
+        Ok(Some(match &mut self.starts {
+            Starts::Wide(starts) => {
+                fill_records_on_threads(starts, targets, threads);
+                Records::InStarts
+            }
+            Starts::Narrow(starts) => {
+                let mut own = scratch::u64s(s, starts.len(), "search records")?;
+                for (slot, &x) in own.iter_mut().zip(starts.iter()) {
+                    *slot = u64::from(x);
+                }
+                fill_records_on_threads(&mut own, targets, threads);
+                Records::Own(own)
+            }
+        }))
+    }
+
+    /// The records of [`Edges::search_records`] (of these edges) as a slice.
+    pub(crate) fn records<'a>(&'a self, records: &'a Records) -> &'a [u64] {
+        match (records, &self.starts) {
+            (Records::Own(own), _) => own,
+            (Records::InStarts, Starts::Wide(starts)) => starts,
+            (Records::InStarts, Starts::Narrow(_)) => &[],
+        }
+    }
+
+    /// Puts the row starts back after the search (from [`Records::InStarts`]), on up to
+    /// `threads` threads; frees an array of their own.
+    pub(crate) fn restore_starts(&mut self, records: Records, threads: usize) {
+        if let (Records::InStarts, Starts::Wide(starts)) = (records, &mut self.starts) {
+            let chunk = starts.len().div_ceil(threads.clamp(1, MAX_THREADS)).max(1);
+            std::thread::scope(|scope| {
+                let handles = starts
+                    .chunks_mut(chunk)
+                    .map(|stretch| {
+                        scope.spawn(move || stretch.iter_mut().for_each(|x| *x &= START))
+                    })
+                    .collect();
+                super::join_all(handles);
+            });
+        }
+    }
+
     /// Rows from adjacency lists; a target with the top bit set is a weak edge (tests).
     #[cfg(test)]
     pub(crate) fn from_rows(rows: &[Vec<u32>]) -> Edges {
@@ -383,6 +493,17 @@ impl Edges {
             len,
             weak,
         }
+    }
+
+    /// [`Edges::from_rows`] with `u64` row starts, as past 2^32 edges of bound (tests).
+    #[cfg(test)]
+    pub(crate) fn from_rows_wide(rows: &[Vec<u32>]) -> Edges {
+        let mut edges = Edges::from_rows(rows);
+        if let Starts::Narrow(narrow) = &edges.starts {
+            let wide: Vec<u64> = narrow.iter().map(|&x| u64::from(x)).collect();
+            edges.starts = Starts::Wide(Box::new(wide.into_boxed_slice()));
+        }
+        edges
     }
 
     /// The reverse rows: for every node, the rows referencing it (the super-root, row `n`,

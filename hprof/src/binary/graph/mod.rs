@@ -59,6 +59,10 @@
 //! the shallow size of each object (4, found while its sub-record is decoded for its
 //! references, so that retained sizes need not read the dump again), the predecessor lists
 //! (4 per reference and per object) and the depth-first order (4 per object). Past 2^26
+//! objects the depth-first search reads each object from a record of 8 bytes (where its
+//! references start, and the first of them): the row starts themselves when they are 8 bytes
+//! wide (rewritten in place, and back after the search), else an array of their own for the
+//! search's time (`28·N + 4·R` of scratch then, within the peak below). Past 2^26
 //! objects the depth-first parents (which become the immediate dominators) and the
 //! semidominators go there too once the predecessor lists are built (4 bytes each), while
 //! the semidominator forest's children and sizes (8) stay in the heap: what is written

@@ -94,6 +94,15 @@ proptest! {
             let other = tuned(linking, far, bits, threads);
             prop_assert_eq!(&other.idom, &tree.idom, "{:?} far {} bucket bits {} threads {}", linking, far, bits, threads);
         }
+        // With u64 row starts, the search records are the starts themselves, rewritten and
+        // given back: the same tree and order.
+        for threads in [1, 2, 3] {
+            let wide = DominatorTree::compute_tuned(
+                Edges::from_rows_wide(&rows), entry as u32, WeakEdges::Skip, &IN_MEMORY,
+                Tuning { linking: Some(Linking::Balanced), far: Some(true), bucket_bits: Some(1), threads }).unwrap();
+            prop_assert_eq!(&wide.idom, &tree.idom, "wide starts, threads {}", threads);
+            prop_assert_eq!(wide.preorder(), tree.preorder());
+        }
         prop_assert_eq!(tree.reached(), reached.iter().filter(|r| **r).count());
         for y in 0..=n {
             let got = tree.idom(y as u32);
@@ -132,6 +141,35 @@ proptest! {
                 let want = r.iter().filter(|&&x| x & !WEAK == w).count();
                 let got = rev.targets(w).filter(|&p| p as usize == v).count();
                 prop_assert_eq!(got, want);
+            }
+        }
+    }
+}
+
+#[test]
+fn search_records_hold_each_rows_start_and_first_target_and_give_the_starts_back() {
+    let rows: Vec<Vec<u32>> = vec![vec![3, 1], vec![], vec![0], vec![2, 2, 1]];
+    let none = u64::from(NONE) << 32;
+    for wide in [false, true] {
+        for threads in [1, 2, 3, 8] {
+            let mut edges = if wide {
+                Edges::from_rows_wide(&rows)
+            } else {
+                Edges::from_rows(&rows)
+            };
+            let records = edges.search_records(&IN_MEMORY, threads).unwrap().unwrap();
+            assert_eq!(
+                edges.records(&records),
+                &[3 << 32, 2 | none, 2, 3 | 2 << 32, 6 | none],
+                "wide {wide} threads {threads}"
+            );
+            edges.restore_starts(records, threads);
+            for (v, row) in rows.iter().enumerate() {
+                assert_eq!(
+                    edges.row(v as u32),
+                    row.as_slice(),
+                    "wide {wide} threads {threads}"
+                );
             }
         }
     }
