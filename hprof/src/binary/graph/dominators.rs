@@ -267,36 +267,21 @@ fn semidominators_simple<P: Pos>(
     }
 }
 
-/// Depth-first search from `entry` (iterative, so any depth), following the edges not weak
-/// if `skip_weak`: preorder numbers into `pre` (by row, NONE where not reached) and `order`
-/// (by number), the DFS-tree parent of each number into `parent`. Returns how many rows were
-/// reached. Whether a row was reached is asked of a bitmap, one bit a row, which stays in the
-/// caches far better than `pre`, written once per row and read only afterwards, in row
-/// order, by [`number_targets`]. With `LOOK`, when a row is first reached the row starts of
-/// its first [`LOOK_TARGETS`] targets (and their bits of the bitmap) are prefetched, and at
-/// the next row reached, the first targets of those rows not reached meanwhile: the misses
-/// of the search's next steps overlap instead of waiting one by one.
+/// Depth-first search from the entry numbered in `num` (iterative, so any depth), following
+/// the edges not weak if `skip_weak`, each row reached numbered in `num`. With `LOOK`, when a
+/// row is first reached the row starts of its first [`LOOK_TARGETS`] targets (and their bits
+/// of the bitmap) are prefetched, and at the next row reached, the first targets of those
+/// rows not reached meanwhile: the misses of the search's next steps overlap instead of
+/// waiting one by one.
 fn depth_first<const LOOK: bool>(
     rows_view: View<'_>,
     targets: &[u32],
-    entry: u32,
     skip_weak: bool,
-    pre: &mut [u32],
-    order: &mut [u32],
-    parent: &mut Vec<u32>,
-) -> usize {
-    let rows = pre.len();
-    if (entry as usize) >= rows {
-        return 0;
-    }
-    let mut seen = vec![0u64; rows.div_ceil(64)];
-    // Rows past the last (dangling references) count as reached: never followed.
-    let is_seen = |seen: &[u64], w: u32| (w as usize) >= rows || bits::is_set(seen, w);
-    bits::set(&mut seen, entry);
-    set(pre, entry, 0);
-    set(order, 0, entry);
-    let mut n = 1usize;
-    parent.push(NONE);
+    num: &mut Numbering<'_>,
+) {
+    let Some(entry) = num.entry() else {
+        return;
+    };
     // (row, its DFS number, position of its next target)
     let mut stack: Vec<(u32, u32, u64)> = vec![(entry, 0, rows_view.range(entry).0)];
     // With `LOOK`: the first targets of the last row reached, whose row starts were asked for.
@@ -313,22 +298,17 @@ fn depth_first<const LOOK: bool>(
         let Some(&w) = targets.get(pos as usize) else {
             continue;
         };
-        if is_seen(&seen, w) || (skip_weak && rows_view.is_weak(pos)) {
+        if num.is_seen(w) || (skip_weak && rows_view.is_weak(pos)) {
             continue;
         }
-        bits::set(&mut seen, w);
-        let number = n as u32;
-        set(pre, w, number);
-        parent.push(i);
-        set(order, number, w);
-        n += 1;
+        let number = num.reach(w, i);
         let (a, b) = rows_view.range(w);
         if LOOK {
             // The rows asked for at the last row reached have had a step to arrive: the
             // first targets of those not reached meanwhile are asked for now. Then this
             // row's first targets: their row starts and their bits of `seen`.
             for &t in pending.get(..asked).unwrap_or_default() {
-                if !is_seen(&seen, t) {
+                if !num.is_seen(t) {
                     prefetch(targets, rows_view.range(t).0 as usize);
                 }
             }
@@ -338,7 +318,7 @@ fn depth_first<const LOOK: bool>(
                 .unwrap_or_default()
             {
                 rows_view.prefetch_start(t);
-                prefetch(&seen, t as usize / 64);
+                num.prefetch_seen(t);
                 if let Some(slot) = pending.get_mut(asked) {
                     *slot = t;
                     asked += 1;
@@ -347,7 +327,6 @@ fn depth_first<const LOOK: bool>(
         }
         stack.push((w, number, a));
     }
-    n
 }
 
 /// [`depth_first`] on graphs past the caches, reading each row from its search record (where
@@ -360,16 +339,12 @@ fn depth_first<const LOOK: bool>(
 fn depth_first_by_records(
     records: &[u64],
     view: View<'_>,
-    entry: u32,
     skip_weak: bool,
-    pre: &mut [u32],
-    order: &mut [u32],
-    parent: &mut Vec<u32>,
-) -> usize {
-    let rows = pre.len();
-    if (entry as usize) >= rows {
-        return 0;
-    }
+    num: &mut Numbering<'_>,
+) {
+    let Some(entry) = num.entry() else {
+        return;
+    };
     let targets = view.targets;
     // A row's targets `start..end` and its first target (NONE when it has none).
     let record = |v: u32| {
@@ -377,14 +352,6 @@ fn depth_first_by_records(
         let end = records.get(v as usize + 1).map_or(r as u32, |&x| x as u32);
         (r as u32, end, (r >> 32) as u32)
     };
-    let mut seen = vec![0u64; rows.div_ceil(64)];
-    // Rows past the last (dangling references) count as reached: never followed.
-    let is_seen = |seen: &[u64], w: u32| (w as usize) >= rows || bits::is_set(seen, w);
-    bits::set(&mut seen, entry);
-    set(pre, entry, 0);
-    set(order, 0, entry);
-    let mut n = 1usize;
-    parent.push(NONE);
     // (DFS number, position of the next target, end of the row's targets), for the rows
     // with targets left; `next`: the first target of the row just reached, and its position.
     let mut stack: Vec<(u32, u32, u32)> = Vec::new();
@@ -405,7 +372,7 @@ fn depth_first_by_records(
                 .unwrap_or_default()
             {
                 prefetch(records, t as usize);
-                prefetch(&seen, t as usize / 64);
+                num.prefetch_seen(t);
             }
             pending = 0..0;
         }
@@ -425,19 +392,14 @@ fn depth_first_by_records(
             }
         };
         let i = top.0;
-        if is_seen(&seen, w) || (skip_weak && view.is_weak(u64::from(pos))) {
+        if num.is_seen(w) || (skip_weak && view.is_weak(u64::from(pos))) {
             continue;
         }
-        bits::set(&mut seen, w);
-        let number = n as u32;
-        set(pre, w, number);
-        parent.push(i);
-        set(order, number, w);
-        n += 1;
+        let number = num.reach(w, i);
         let (a, b, first) = record(w);
         if a < b {
             prefetch(records, first as usize);
-            prefetch(&seen, first as usize / 64);
+            num.prefetch_seen(first);
             if a + 1 < b {
                 prefetch(targets, a as usize + 1);
                 pending = a + 1..b.min(a.saturating_add(1 + LOOK_TARGETS as u32));
@@ -446,7 +408,76 @@ fn depth_first_by_records(
             next = Some((first, a));
         }
     }
-    n
+}
+
+/// What a depth-first search gives, as it goes: the preorder number of each row reached
+/// (`pre`, by row; NONE where not reached), the row of each number (`order`), the DFS-tree
+/// parent of each number (`parent`), and how many rows were reached. Whether a row was
+/// reached is asked of a bitmap, one bit a row, which stays in the caches far better than
+/// `pre`, written once per row and read only afterwards, in row order, by [`number_targets`].
+struct Numbering<'a> {
+    pre: &'a mut [u32],
+    order: &'a mut [u32],
+    parent: &'a mut Vec<u32>,
+    seen: Vec<u64>,
+    n: usize,
+}
+
+impl<'a> Numbering<'a> {
+    /// `entry` numbered 0 (nothing reached when it is not a row of `pre`).
+    fn new(
+        entry: u32,
+        pre: &'a mut [u32],
+        order: &'a mut [u32],
+        parent: &'a mut Vec<u32>,
+    ) -> Numbering<'a> {
+        let rows = pre.len();
+        let mut num = Numbering {
+            pre,
+            order,
+            parent,
+            seen: vec![0u64; rows.div_ceil(64)],
+            n: 0,
+        };
+        if (entry as usize) < rows {
+            bits::set(&mut num.seen, entry);
+            set(num.pre, entry, 0);
+            set(num.order, 0, entry);
+            num.parent.push(NONE);
+            num.n = 1;
+        }
+        num
+    }
+
+    /// The entry, if it is a row.
+    fn entry(&self) -> Option<u32> {
+        (self.n > 0).then(|| g(self.order, 0))
+    }
+
+    /// Whether row `w` was reached; rows past the last (dangling references) count as
+    /// reached: never followed.
+    #[inline(always)]
+    fn is_seen(&self, w: u32) -> bool {
+        (w as usize) >= self.pre.len() || bits::is_set(&self.seen, w)
+    }
+
+    /// Asks the caches for row `w`'s bit.
+    #[inline(always)]
+    fn prefetch_seen(&self, w: u32) {
+        prefetch(&self.seen, w as usize / 64);
+    }
+
+    /// Numbers row `w`, reached from the row numbered `from`; returns its number.
+    #[inline(always)]
+    fn reach(&mut self, w: u32, from: u32) -> u32 {
+        bits::set(&mut self.seen, w);
+        let number = self.n as u32;
+        set(self.pre, w, number);
+        self.parent.push(from);
+        set(self.order, number, w);
+        self.n += 1;
+        number
+    }
 }
 
 /// Rewrites every target of a reached row of `stretch` to its DFS number (NONE: a weak edge
@@ -1124,19 +1155,11 @@ impl DominatorTree {
         } else {
             None
         };
-        let n = match records {
+        let mut num = Numbering::new(entry, &mut pre, order, &mut parent);
+        match records {
             Some(records) => {
-                let n = depth_first_by_records(
-                    edges.records(&records),
-                    edges.view(),
-                    entry,
-                    skip_weak,
-                    &mut pre,
-                    order,
-                    &mut parent,
-                );
+                depth_first_by_records(edges.records(&records), edges.view(), skip_weak, &mut num);
                 edges.restore_starts(records, threads);
-                n
             }
             None => {
                 let search = if far {
@@ -1145,17 +1168,10 @@ impl DominatorTree {
                     depth_first::<false>
                 };
                 let view = edges.view();
-                search(
-                    view,
-                    view.targets,
-                    entry,
-                    skip_weak,
-                    &mut pre,
-                    order,
-                    &mut parent,
-                )
+                search(view, view.targets, skip_weak, &mut num);
             }
-        };
+        }
+        let n = num.n;
         let (rows_view, targets) = edges.split_mut();
         // 2. Predecessors in DFS numbering (only edges between reached rows): number the
         //    targets (rows in their own order, so the targets and `pre` are read front to
