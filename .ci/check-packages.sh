@@ -4,7 +4,11 @@
 # small, and its name is free on crates.io or already ours.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-max_bytes=$((200 * 1024))
+# The size bar: 200 KiB until hprof-format, the largest (the binary and ASCII formats, the heap
+# graph at billions of objects, six example tools), passed it by 2 KiB with its source alone
+# (2026-11-28, issue 29). The other checks (no test data, the files a package needs) are what
+# keeps a package to its source; the bar catches anything large slipping in.
+max_bytes=$((256 * 1024))
 ours="https://github.com/jvmprof-formats/jvmprof-formats"
 allow_dirty=()
 if [ -z "${CI:-}" ]; then allow_dirty=(--allow-dirty); fi
