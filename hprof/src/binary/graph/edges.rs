@@ -170,17 +170,30 @@ fn fill_records(slots: &mut [u64], next: u64, targets: &[u32]) {
 /// [`fill_records`] over the whole of `slots` (the last the end), in stretches of a thread
 /// each.
 fn fill_records_on_threads(slots: &mut [u64], targets: &[u32], threads: usize) {
-    let chunk = slots.len().div_ceil(threads.clamp(1, MAX_THREADS)).max(1);
+    let chunk = stretch_len(slots.len(), threads);
     let end = slots.last().map_or(0, |&x| x & START);
     // Each stretch ends at the start of the row after it, read before any is rewritten.
     let nexts: Vec<u64> = (1..=slots.len().div_ceil(chunk))
         .map(|k| slots.get(k * chunk).map_or(end, |&x| x & START))
         .collect();
+    on_stretches(slots, chunk, |k, stretch| {
+        fill_records(stretch, nexts.get(k).copied().unwrap_or(end), targets);
+    });
+}
+
+/// How long each stretch of `len` slots is, cut for up to `threads` threads.
+fn stretch_len(len: usize, threads: usize) -> usize {
+    len.div_ceil(threads.clamp(1, MAX_THREADS)).max(1)
+}
+
+/// Calls `f(k, stretch)` for the `k`-th stretch of `chunk` slots of `slots`, a thread each.
+fn on_stretches(slots: &mut [u64], chunk: usize, f: impl Fn(usize, &mut [u64]) + Sync) {
+    let f = &f;
     std::thread::scope(|scope| {
         let handles = slots
             .chunks_mut(chunk)
-            .zip(nexts)
-            .map(|(stretch, next)| scope.spawn(move || fill_records(stretch, next, targets)))
+            .enumerate()
+            .map(|(k, stretch)| scope.spawn(move || f(k, stretch)))
             .collect();
         super::join_all(handles);
     });
@@ -451,15 +464,9 @@ impl Edges {
     /// `threads` threads; frees an array of their own.
     pub(crate) fn restore_starts(&mut self, records: Records, threads: usize) {
         if let (Records::InStarts, Starts::Wide(starts)) = (records, &mut self.starts) {
-            let chunk = starts.len().div_ceil(threads.clamp(1, MAX_THREADS)).max(1);
-            std::thread::scope(|scope| {
-                let handles = starts
-                    .chunks_mut(chunk)
-                    .map(|stretch| {
-                        scope.spawn(move || stretch.iter_mut().for_each(|x| *x &= START))
-                    })
-                    .collect();
-                super::join_all(handles);
+            let chunk = stretch_len(starts.len(), threads);
+            on_stretches(starts, chunk, |_, stretch| {
+                stretch.iter_mut().for_each(|x| *x &= START);
             });
         }
     }
