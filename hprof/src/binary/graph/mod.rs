@@ -58,7 +58,8 @@
 //! reference plus a row start of 4 per object; 8 once there are more than 2^32 references),
 //! the shallow size of each object (4, found while its sub-record is decoded for its
 //! references, so that retained sizes need not read the dump again), the predecessor lists
-//! (4 per reference and per object) and the depth-first order (4 per object). Past 2^26
+//! (4 per reference and per object, at most: a GC root's list holds only the super-root's
+//! reference) and the depth-first order (4 per object). Past 2^26
 //! objects the depth-first search reads each object from a record of 8 bytes (where its
 //! references start, and the first of them): the row starts themselves when they are 8 bytes
 //! wide (rewritten in place, and back after the search), else an array of their own for the
@@ -72,7 +73,7 @@
 //! [`WRITTEN_SCATTERED`]: a caller's file-backed scratch should back them with small pages. At its
 //! peak, when both directions exist, the scratch holds about `24·N + 8·R` bytes. Past 2^26 objects
 //! the predecessor lists are built by buckets of targets, with each entry's target (its low bits, 4
-//! bytes) beside it until each bucket is sorted: `24·N + 12·R` then, and `28·N + 4·R` while the
+//! bytes) beside it until each bucket is sorted: `24·N + 12·R` then, and `28·N + 8·R` while the
 //! semidominators are computed. Shortest paths add 8 per object and the reverse index `4·N + 4·R`
 //! when first asked for; the class of every object, kept when [`Options::classes`] asks for it, 4;
 //! the per-class answers ([`Graph::class_retained`], [`Graph::leak_suspects`]) the dominator tree's
@@ -81,16 +82,21 @@
 //! bytes each) that are appended to the first's once all are done: up to `4·R` more for that
 //! moment, below the peak above. Past 2^26 objects the threads also share the predecessor lists:
 //! each numbers and deals the references of a stretch of objects; the references and the
-//! depth-first numbers are then freed, and each thread sorts buckets (the largest left, in turn)
-//! in heap buffers of 16 bytes per entry of the largest it meets (65 to 128 buckets in all, so
-//! about `0.5·R` bytes for two threads, at most 3 bytes per object below 6 references an object,
-//! while the other arrays hold 9). The scratch is heap memory by default ([`InMemory`]); a
+//! depth-first numbers are then freed, and the buckets are sorted in heap buffers of 16 bytes
+//! per entry of the largest a thread meets (65 to 128 buckets in all, so about `0.5·R` bytes
+//! for two threads, at most 3 bytes per object below 6 references an object, while the other
+//! arrays hold 9): those too large for the buffers first (in place), then, while the
+//! semidominators are computed on one thread from the highest DFS numbers down, the others
+//! on the other threads, from the top down, each handed on as it is sorted. One thread's
+//! buffers then live beside the semidominator forest (at 600 M objects the peak stayed where
+//! it was: the forest's children are written over the semidominators' run, and the sort
+//! ends halfway through it). The scratch is heap memory by default ([`InMemory`]); a
 //! caller whose dump does not fit hands in its own, e.g. memory-mapped files the kernel may page
 //! out (the `dominators` example's `--scratch DIR`). The dump itself is read where the caller
 //! holds it (a memory map is paged like a file).
 //!
 //! So `N` objects and `R` references need about `21·N` bytes of memory and `24·N + 8·R` of
-//! scratch (past 2^26 objects the larger of `24·N + 12·R` and `28·N + 4·R`): a billion objects with
+//! scratch (past 2^26 objects the larger of `24·N + 12·R` and `28·N + 8·R`): a billion objects with
 //! two references each, 21 GB of memory and 48 GB of scratch files. Node indices are `u32`: up to
 //! [`objects::MAX_NODES`] (2^32 − 2) objects; more is
 //! [`Error::TooManyObjects`](super::Error::TooManyObjects). Reference counts, offsets and retained

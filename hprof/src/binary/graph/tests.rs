@@ -202,6 +202,48 @@ fn targets_past_the_last_row_are_not_followed() {
 }
 
 #[test]
+fn a_row_the_entry_refers_to_is_dominated_by_the_entry_whatever_else_refers_to_it() {
+    // The entry 5 refers to 0 and 3 (3 twice, once weakly); 0 → 1 → 2 → 3 → 4, and 1 → 4.
+    // The search reaches 3 from 2 first, deep below 0, so its DFS parent is 2, and its list
+    // keeps only the entry's reference (the search's own edge from 2 is left out): its
+    // semidominator and immediate dominator are the entry, and so is 4's (through 1 or 3).
+    // Skipping weak edges changes nothing, the entry's other reference to 3 being strong.
+    let weak = 3 | WEAK;
+    let rows: Vec<Vec<u32>> = vec![
+        vec![1],
+        vec![2, 4],
+        vec![3],
+        vec![4],
+        vec![],
+        vec![0, weak, 3],
+    ];
+    for weak_edges in [WeakEdges::Follow, WeakEdges::Skip] {
+        for (far, threads) in [(false, 1), (true, 1), (true, 2)] {
+            let tree = DominatorTree::compute_tuned(
+                Edges::from_rows(&rows),
+                5,
+                weak_edges,
+                &IN_MEMORY,
+                Tuning {
+                    far: Some(far),
+                    bucket_bits: Some(1),
+                    threads,
+                    ..Tuning::default()
+                },
+            )
+            .unwrap();
+            assert_eq!(tree.preorder(), &[5, 0, 1, 2, 3, 4], "far {far}");
+            let idoms: Vec<Option<u32>> = (0..5).map(|v| tree.idom(v)).collect();
+            assert_eq!(
+                idoms,
+                [Some(5), Some(0), Some(1), Some(5), Some(5)],
+                "{weak_edges:?} far {far} threads {threads}"
+            );
+        }
+    }
+}
+
+#[test]
 fn deep_chain_needs_no_recursion() {
     // 200 000 rows in one chain: recursion would overflow the test thread's stack.
     let n = 200_000u32;
