@@ -65,7 +65,7 @@
 //! wide (rewritten in place, and back after the search), else an array of their own for the
 //! search's time (`28·N + 4·R` of scratch then, within the peak below). Past 2^26
 //! objects the depth-first parents (which become the immediate dominators) and the
-//! semidominators go there too once the predecessor lists are built (4 bytes each), while
+//! semidominators go there too as soon as the search is done (4 bytes each), while
 //! the semidominator forest's children and sizes (8) stay in the heap: what is written
 //! in order goes to the scratch, what is written at random stays in the heap, since scratch
 //! pages written at random are written out again and again once the scratch outgrows the
@@ -85,7 +85,7 @@
 //! depth-first numbers are then freed, and the buckets are sorted in heap buffers of 16 bytes
 //! per entry of the largest a thread meets (65 to 128 buckets in all, so about `0.5·R` bytes
 //! for two threads, at most 3 bytes per object below 6 references an object, while the other
-//! arrays hold 9): those too large for the buffers first (in place), then, while the
+//! arrays hold 5): those too large for the buffers first (in place), then, while the
 //! semidominators are computed on one thread from the highest DFS numbers down, the others
 //! on the other threads, from the top down, each handed on as it is sorted. One thread's
 //! buffers then live beside the semidominator forest (at 600 M objects the peak stayed where
