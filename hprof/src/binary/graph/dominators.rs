@@ -542,9 +542,8 @@ struct NumberBy<'a> {
 /// references between reached rows, none of which is then dealt, sorted or evaluated.
 fn entry_targets(view: View<'_>, entry: u32, skip_weak: bool, mut bits: Vec<u64>) -> Vec<u64> {
     bits.fill(0);
-    let (a, b) = view.range(entry);
-    for pos in a..b {
-        let t = view.targets.get(pos as usize).copied().unwrap_or(NONE);
+    let (first, _) = view.range(entry);
+    for (pos, &t) in (first..).zip(view.row(entry)) {
         if !(skip_weak && view.is_weak(pos)) {
             bits::set(&mut bits, t);
         }
