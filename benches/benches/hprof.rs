@@ -42,17 +42,18 @@ fn peer_file() -> PathBuf {
         .unwrap_or_else(|| benches::repo_root().join("hprof/tests/data/binary/heapgen_jdk17.hprof"))
 }
 
-/// Our histogram over a file, read through a fixed 4 MiB buffer (the histogram example's path).
+/// Our histogram over a file, read through a 4 MiB buffer (the histogram example's path for a
+/// file it cannot map), two heap-dump records at a time.
 fn ours_stream(path: &PathBuf) -> u64 {
     let mut file = std::fs::File::open(path).unwrap();
     let mut buf = vec![0u8; 4 << 20];
     let mut filled = 0;
-    let mut decoder = Decoder::new();
+    let mut decoder = Decoder::new().input_len(file.metadata().unwrap().len());
     let mut hist = Histogram::new();
     loop {
         let n = file.read(&mut buf[filled..]).unwrap();
         filled += n;
-        let (consumed, needed) = decoder.decode_with(&buf[..filled], &mut hist).unwrap();
+        let (consumed, needed) = decoder.decode_forked(&buf[..filled], &mut hist).unwrap();
         buf.copy_within(consumed..filled, 0);
         filled -= consumed;
         if n == 0 {

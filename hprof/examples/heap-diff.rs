@@ -124,7 +124,8 @@ fn census(path: &str) -> Result<(Census, Option<String>), ExitCode> {
         Some(map) => {
             let range = (0, map.len());
             let progress = |pos| input.progress(pos);
-            common::mapped::mapped(&map, range, &mut decoder, &mut census, progress)
+            let decode = |d: &mut Decoder, b: &[u8], v: &mut _| d.decode_with(b, v);
+            common::mapped::mapped(&map, range, &mut decoder, &mut census, progress, decode)
                 .err()
                 .map(common::Stop::Decode)
         }

@@ -9,10 +9,12 @@
 //! ```
 //!
 //! On one thread (the default) a plain file is memory-mapped and decoded in place, a window
-//! (at most 4 MiB) at a time: no copy from the kernel's page cache into a buffer, the bytes a few
-//! kilobytes ahead of the decoder prefetched into the CPU cache, and each window's pages
-//! unmapped once it is decoded, so the resident set stays small. A gzip-compressed file, or
-//! one that cannot be mapped, is streamed through a bounded buffer.
+//! (at most 4 MiB) at a time: no copy from the kernel's page cache into a buffer, two
+//! heap-dump records walked at once (`Decoder::decode_forked`: the processor follows both
+//! chains of positions together), the bytes a few kilobytes ahead of each prefetched into the
+//! CPU cache, and each window's pages unmapped once it is decoded, so the resident set stays
+//! small. A gzip-compressed file, or one that cannot be mapped, is streamed through a bounded
+//! buffer.
 //!
 //! With `--threads N`, the file is split at top-level record boundaries into N byte-balanced
 //! ranges (found by walking the 9-byte record headers), each decoded from the map (or
@@ -58,7 +60,7 @@ options:
 /// Streams `input` from its current position through `decoder` into a histogram; returns the
 /// histogram and, if reading stopped early, why.
 fn stream(reader: &mut dyn Read, decoder: &mut Decoder, hist: &mut Histogram) -> Result<(), Stop> {
-    common::stream(reader, decoder, |d, buf| d.decode_with(buf, hist))
+    common::stream(reader, decoder, |d, buf| d.decode_forked(buf, hist))
 }
 
 /// The file header and the byte ranges `[start, end)` of the records of each thread.
@@ -131,7 +133,8 @@ fn histogram(path: &str, threads: usize) -> Result<Outcome, std::io::Error> {
             let mut decoder = Decoder::new().input_len(len);
             let range = (0, map.len());
             let progress = |pos| input.progress(pos);
-            let stop = mapped(&map, range, &mut decoder, &mut hist, progress).err();
+            let forked = |d: &mut Decoder, b: &[u8], v: &mut _| d.decode_forked(b, v);
+            let stop = mapped(&map, range, &mut decoder, &mut hist, progress, forked).err();
             input.done();
             return Ok((hist, stop.map(Stop::Decode), decoder.offset() > 0));
         }
@@ -157,7 +160,9 @@ fn histogram(path: &str, threads: usize) -> Result<Outcome, std::io::Error> {
                     let mut part = Histogram::new();
                     if let Some(map) = map.filter(|m| m.len() as u64 >= end) {
                         let range = (start as usize, end as usize);
-                        let stop = mapped(map, range, &mut decoder, &mut part, |_| {}).err();
+                        let forked = |d: &mut Decoder, b: &[u8], v: &mut _| d.decode_forked(b, v);
+                        let stop =
+                            mapped(map, range, &mut decoder, &mut part, |_| {}, forked).err();
                         return Ok((part, stop.map(Stop::Decode)));
                     }
                     let mut file = File::open(path)?;

@@ -12,6 +12,8 @@
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
+mod forking;
+
 use hprof::binary::incremental::{BufferedDecoder, Decoder, Event, Visit};
 use hprof::binary::write::Writer;
 use hprof::binary::{IdSize, Record, Records, SubRecord, Version};
@@ -244,6 +246,41 @@ fn incremental_equals_one_shot_on_every_fixture() {
         }
         dec.finish(&buf).unwrap();
         assert_eq!(got, expected, "{name} decode_all");
+    }
+}
+
+#[test]
+fn forked_decoding_gives_the_events_of_one_shot_decoding_in_order() {
+    for (name, data) in all_fixtures() {
+        let mut expected = one_shot_events(&data);
+        expected.push("Ok(())".into());
+        let segments = expected
+            .iter()
+            .filter(|e| e.starts_with("HeapDumpStart"))
+            .count();
+        let mut forked_in_windows = 0;
+        for (chunk, sized) in [
+            (data.len(), true),
+            (1 << 20, true),
+            (65_521, true),
+            (4093, true),
+            (65_521, false),
+        ] {
+            let (events, forked) = forking::events(&data, &[chunk.max(1)], sized, true);
+            assert_eq!(events, expected, "{name} chunk {chunk} sized {sized}");
+            if chunk == data.len() {
+                // Every record but the first is walked beside the one before it.
+                assert!(segments < 2 || forked > 0, "{name}: nothing forked");
+            } else if sized {
+                // The decoder waits for the rest of a record and the next one's header rather
+                // than walk it alone; how much of the next a window holds is chance.
+                forked_in_windows += forked;
+            }
+        }
+        assert!(
+            segments < 2 || forked_in_windows > 0,
+            "{name}: nothing forked"
+        );
     }
 }
 

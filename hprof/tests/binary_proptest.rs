@@ -9,10 +9,13 @@
     clippy::indexing_slicing
 )]
 
+use hprof::binary::histogram::{Histogram, HistogramRow};
 use hprof::binary::incremental::{BufferedDecoder, Decoder, Event};
 use hprof::binary::write::Writer;
 use hprof::binary::*;
 use proptest::prelude::*;
+
+mod forking;
 
 #[derive(Debug, Clone)]
 enum OwnedSub {
@@ -640,6 +643,21 @@ fn chunked_fast(data: &[u8], sizes: &[usize]) -> Vec<String> {
     }
 }
 
+/// A histogram's rows, or its error, to compare.
+fn histogram(h: Result<Histogram>) -> std::result::Result<Vec<HistogramRow>, String> {
+    h.map(|h| h.rows()).map_err(|e| format!("{e:?}"))
+}
+
+/// A histogram counted one record at a time, each heap-dump record's sub-records in order.
+fn one_at_a_time(data: &[u8]) -> Result<Histogram> {
+    let (_, records) = Records::parse(data)?;
+    let mut h = Histogram::new();
+    for r in records {
+        h.add_record(&r?.1)?;
+    }
+    Ok(h)
+}
+
 /// [`chunked_fast`] with the whole input at once.
 fn one_shot_fast(data: &[u8]) -> Vec<String> {
     chunked_fast(data, &[data.len().max(1)])
@@ -673,6 +691,39 @@ proptest! {
         }
         let cut = &bytes[..cut.index(bytes.len() + 1)];
         prop_assert_eq!(chunked_fast(cut, &sizes), one_shot_fast(cut));
+    }
+
+    #[test]
+    fn forked_decoding_gives_the_events_of_decode_with_even_when_cut_or_damaged(
+        recs in prop::collection::vec(rec(), 0..6),
+        segments in prop::collection::vec(prop::collection::vec(sub(), 0..10), 0..6),
+        eight in any::<bool>(),
+        sizes in prop::collection::vec(1usize..300, 1..20),
+        cut in any::<prop::sample::Index>(),
+        flip in any::<Option<(prop::sample::Index, u8)>>(),
+        sized in any::<bool>(),
+    ) {
+        // Two heap-dump records walked at once, a fork's sub-records joined after the second
+        // one's start: the same events in the same order, and the same error, as one at a time.
+        let id_size = if eight { IdSize::Eight } else { IdSize::Four };
+        let mut recs = recs;
+        recs.extend(segments.into_iter().map(|subs| OwnedRec::Heap(0x1C, subs)));
+        let (mut bytes, _) = encode(&recs, id_size);
+        if let Some((at, bit)) = flip.filter(|_| bytes.len() > 31) {
+            let i = 31 + at.index(bytes.len() - 31);
+            bytes[i] ^= 1 << (bit % 8);
+        }
+        let cut = &bytes[..cut.index(bytes.len() + 1)];
+        for data in [&bytes[..], cut] {
+            let (events, _) = forking::events(data, &sizes, sized, true);
+            prop_assert_eq!(&events, &forking::events(data, &sizes, sized, false).0);
+            if sized {
+                prop_assert_eq!(&events, &one_shot_fast(data));
+            }
+            // `Histogram::parse` walks each heap-dump record beside the one before it: the
+            // same counts, or the same first error, as one record at a time.
+            prop_assert_eq!(histogram(Histogram::parse(data)), histogram(one_at_a_time(data)));
+        }
     }
 
     #[test]

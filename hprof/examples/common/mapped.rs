@@ -5,7 +5,7 @@
 
 use std::fs::File;
 
-use hprof::binary::incremental::{Decoder, Event, Visit};
+use hprof::binary::incremental::{Decoder, Event, Fork, Visit};
 use hprof::binary::{InstanceDump, ObjectArrayDump, PrimitiveArrayDump};
 
 /// How far ahead of the decoder the memory-mapped dump is prefetched, in bytes.
@@ -14,9 +14,18 @@ const PREFETCH_DISTANCE: usize = 4096;
 /// A visitor (the histogram, a census), with the bytes [`PREFETCH_DISTANCE`] ahead of each
 /// object dump prefetched into the cache: the decoder's next position depends on the length it reads from this
 /// one, so without it every cache miss on a page not seen yet stalls the loop.
-struct Prefetching<'v, V>(&'v mut V);
+pub(crate) struct Prefetching<V>(V);
 
-impl<'a, V: Visit<'a>> Visit<'a> for Prefetching<'_, V> {
+impl<'a, V: Fork<'a>> Fork<'a> for Prefetching<V> {
+    fn fork(&self) -> Self {
+        Prefetching(self.0.fork())
+    }
+    fn join(&mut self, fork: &mut Self) {
+        self.0.join(&mut fork.0);
+    }
+}
+
+impl<'a, V: Visit<'a>> Visit<'a> for Prefetching<V> {
     #[inline]
     fn event(&mut self, event: Event<'a>) {
         self.0.event(event);
@@ -35,15 +44,14 @@ impl<'a, V: Visit<'a>> Visit<'a> for Prefetching<'_, V> {
     }
     #[inline(always)]
     fn ahead(&mut self, input: &'a [u8]) {
+        // SAFETY: a prefetch is a hint: it reads nothing the program sees and never faults,
+        // even at an address past the end of `input` or of any mapping (no bounds check on
+        // the hot path: 4% of the histogram's time).
         #[cfg(target_arch = "x86_64")]
-        if let Some(byte) = input.get(PREFETCH_DISTANCE) {
-            // SAFETY: a prefetch is a hint: it reads nothing the program sees and never faults
-            // (and the address is inside `input` anyway).
-            unsafe {
-                std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
-                    std::ptr::from_ref(byte).cast(),
-                );
-            }
+        unsafe {
+            std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
+                input.as_ptr().wrapping_add(PREFETCH_DISTANCE).cast(),
+            );
         }
         #[cfg(not(target_arch = "x86_64"))]
         let _ = input;
@@ -66,19 +74,43 @@ pub(crate) fn map(path: &str) -> Option<memmap2::Mmap> {
     Some(map)
 }
 
+/// How [`mapped`] decodes each window into the visitor (wrapped to prefetch): with
+/// [`Decoder::decode_with`], or [`Decoder::decode_forked`] for a visitor that can be forked
+/// (two heap-dump records walked at once).
+pub(crate) type Decode<V> =
+    fn(&mut Decoder, &[u8], &mut Prefetching<V>) -> hprof::binary::Result<(usize, usize)>;
+
 /// Decodes the bytes `range` of a memory-mapped dump into `visitor` (which must not keep
-/// borrowed bytes: the pages decoded are dropped) through `decoder`, a window at a time,
-/// telling `progress` the offset reached after each.
-pub(crate) fn mapped<V: for<'a> Visit<'a>>(
+/// borrowed bytes: the pages decoded are dropped) through `decoder` and `decode`, a window at
+/// a time, telling `progress` the offset reached after each.
+pub(crate) fn mapped<V: for<'a> Visit<'a> + Default>(
     map: &memmap2::Mmap,
     range: (usize, usize),
     decoder: &mut Decoder,
     visitor: &mut V,
+    progress: impl FnMut(u64),
+    decode: Decode<V>,
+) -> hprof::binary::Result<()> {
+    let mut v = Prefetching(std::mem::take(visitor));
+    let done = windows(map, range, decoder, progress, |d, bytes| {
+        decode(d, bytes, &mut v)
+    });
+    *visitor = v.0;
+    done
+}
+
+/// Hands `decode` the bytes `range` of the map a window at a time (the window's pages mapped
+/// before it, and dropped once decoded), with `decoder`, which it advances as
+/// [`Decoder::decode_with`] does.
+fn windows<'m>(
+    map: &'m memmap2::Mmap,
+    range: (usize, usize),
+    decoder: &mut Decoder,
     mut progress: impl FnMut(u64),
+    mut decode: impl FnMut(&mut Decoder, &'m [u8]) -> hprof::binary::Result<(usize, usize)>,
 ) -> hprof::binary::Result<()> {
     let (start, stop) = range;
     let data: &[u8] = &map[..stop];
-    let mut v = Prefetching(visitor);
     let window = ((stop - start) / 8)
         .next_power_of_two()
         .clamp(64 << 10, MAX_WINDOW);
@@ -99,7 +131,7 @@ pub(crate) fn mapped<V: for<'a> Visit<'a>>(
     };
     populate(start, end);
     loop {
-        let (consumed, needed) = decoder.decode_with(&data[pos..end], &mut v)?;
+        let (consumed, needed) = decode(decoder, &data[pos..end])?;
         pos += consumed;
         if end == stop {
             return decoder.finish(&data[pos..]);

@@ -8,11 +8,12 @@
 
 use std::collections::HashMap;
 
+use super::cursor::Cursor;
 use super::error::Error;
 use super::error::{Result, Salvaged};
 use super::heap_dump::SubRecord;
 use super::heap_dump::{InstanceDump, ObjectArrayDump, PrimitiveArrayDump};
-use super::incremental::{Decoder, Event, Visit, visit_sub_records};
+use super::incremental::{Decoder, Event, Fork, Visit, visit_pair, visit_sub_records};
 use super::names::ClassNames;
 use super::records::HeapDump;
 use super::records::{Record, Records};
@@ -91,13 +92,28 @@ impl ClassCounts {
         }
     }
 
+    /// Adds every count of `other` to these, and empties `other` (keeping its slots).
+    fn take_from(&mut self, other: &mut ClassCounts) {
+        if other.len == 0 {
+            return;
+        }
+        for slot in &mut other.slots {
+            if slot.1 != 0 {
+                self.add(slot.0, slot.1, slot.2);
+                *slot = (Id::NULL, 0, 0);
+            }
+        }
+        other.len = 0;
+    }
+
     fn iter(&self) -> impl Iterator<Item = (Id, u64, u64)> + '_ {
         self.slots.iter().copied().filter(|s| s.1 != 0)
     }
 }
 
 /// Per-class counters, fed records or incremental events (it is a [`Visit`]or for
-/// [`Decoder::decode_with`](super::incremental::Decoder::decode_with), the fast path).
+/// [`Decoder::decode_with`](super::incremental::Decoder::decode_with), the fast path, and a
+/// [`Fork`] for [`Decoder::decode_forked`], which walks two heap-dump records at once).
 ///
 /// ```
 /// use hprof::binary::{Header, Id, IdSize, LoadClass, PrimitiveArrayDump, Record, SubRecord};
@@ -134,7 +150,8 @@ impl Histogram {
         Histogram::default()
     }
 
-    /// Counts every object of a whole file held in memory.
+    /// Counts every object of a whole file held in memory. Each heap-dump record is walked
+    /// beside the one before it, on one thread ([`Fork`]).
     ///
     /// # Errors
     /// Any decoding error.
@@ -142,11 +159,47 @@ impl Histogram {
         let (header, records) = Records::parse(data)?;
         let mut h = Histogram::new();
         h.id_size = Some(header.id_size);
+        let mut fork = h.fork();
+        // The heap-dump body being walked, when the record after it may be walked beside it.
+        let mut current: Option<Cursor<'_>> = None;
         for r in records {
-            let (_, record) = r?;
-            h.add_record(&record)?;
+            let record = match r {
+                Ok((_, record)) => record,
+                Err(e) => {
+                    // The body before a record that cannot be read may hold an earlier error.
+                    h.finish_body(current)?;
+                    return Err(e);
+                }
+            };
+            match record {
+                Record::HeapDump(d) | Record::HeapDumpSegment(d) => {
+                    let mut next = Cursor::new(d.body, d.offset, d.id_size);
+                    if let Some(mut c) = current.take() {
+                        visit_pair(&mut c, &mut next, &mut h, &mut fork)?;
+                    }
+                    current = Some(next);
+                }
+                other => {
+                    h.finish_body(current.take())?;
+                    h.names.add_record(&other);
+                }
+            }
         }
+        h.finish_body(current)?;
         Ok(h)
+    }
+
+    /// Counts the rest of a heap-dump body, if there is one.
+    fn finish_body(&mut self, body: Option<Cursor<'_>>) -> Result<()> {
+        let Some(c) = body else {
+            return Ok(());
+        };
+        let dump = HeapDump {
+            body: c.rest(),
+            offset: c.offset(),
+            id_size: c.id_size(),
+        };
+        visit_sub_records(&dump, self)
     }
 
     /// Counts every object a file held in memory holds even if it is cut off or damaged
@@ -160,7 +213,7 @@ impl Histogram {
     pub fn salvage(data: &[u8]) -> Result<Salvaged<Histogram>> {
         let mut decoder = Decoder::new().input_len(data.len() as u64);
         let mut h = Histogram::new();
-        let error = match decoder.decode_with(data, &mut h) {
+        let error = match decoder.decode_forked(data, &mut h) {
             Ok((consumed, _)) => decoder
                 .finish(data.get(consumed..).unwrap_or_default())
                 .err(),
@@ -173,7 +226,8 @@ impl Histogram {
     }
 
     /// Counts every object of a whole file held in memory on `threads` threads: heap-dump
-    /// records are split into `threads` byte-balanced groups, counted in parallel, and merged.
+    /// records are split into `threads` byte-balanced groups, counted in parallel (each record
+    /// beside the one before it, as [`Histogram::parse`] does), and merged.
     /// (A 1.0.1 dump with one `HEAP_DUMP` record is counted on one thread.)
     ///
     /// # Errors
@@ -208,9 +262,16 @@ impl Histogram {
                 .map(|group| {
                     s.spawn(move || -> Result<Histogram> {
                         let mut part = Histogram::new();
+                        let mut fork = part.fork();
+                        let mut current: Option<Cursor<'_>> = None;
                         for d in *group {
-                            visit_sub_records(d, &mut part)?;
+                            let mut next = Cursor::new(d.body, d.offset, d.id_size);
+                            if let Some(mut c) = current.take() {
+                                visit_pair(&mut c, &mut next, &mut part, &mut fork)?;
+                            }
+                            current = Some(next);
                         }
+                        part.finish_body(current)?;
                         Ok(part)
                     })
                 })
@@ -372,6 +433,27 @@ impl Histogram {
                 .then_with(|| a.class_name.cmp(&b.class_name))
         });
         rows
+    }
+}
+
+/// Counts are the same in any order: [`Decoder::decode_forked`] walks two heap-dump records at
+/// once into a histogram and its fork.
+impl<'a> Fork<'a> for Histogram {
+    fn fork(&self) -> Histogram {
+        Histogram {
+            id_size: self.id_size,
+            ..Histogram::default()
+        }
+    }
+
+    fn join(&mut self, fork: &mut Histogram) {
+        self.classes.take_from(&mut fork.classes);
+        for (a, b) in self.primitives.iter_mut().zip(&mut fork.primitives) {
+            a.0 = a.0.saturating_add(b.0);
+            a.1 = a.1.saturating_add(b.1);
+            *b = (0, 0);
+        }
+        // A fork is only given sub-records: it has no names to take.
     }
 }
 

@@ -1,7 +1,7 @@
 //! The incremental decoder: state only, no buffer.
 
 use super::event::{Event, Status};
-use super::visit::{Visit, sub_records_into};
+use super::visit::{Fork, Visit, sub_records_into, sub_records_pair};
 use crate::binary::cursor::Cursor;
 use crate::binary::error::{Error, Result};
 use crate::binary::header::{Header, MAX_HEADER_LEN};
@@ -60,6 +60,11 @@ pub struct Decoder {
     /// What the file-level checks of [`Decoder::finish`] need.
     whole: Wholeness,
 }
+
+/// The most [`Decoder::decode_forked`] asks to have buffered (16 MiB) so that the rest of a
+/// heap-dump record and the next record's header are decoded together: HotSpot writes
+/// `HEAP_DUMP_SEGMENT`s of about 1 MiB.
+const PAIR_WAIT: u64 = 16 << 20;
 
 /// The largest record or sub-record a [`Decoder`] asks to buffer when the input's size is not
 /// known and the caller set no limit (1 GiB): a corrupt length cannot make it ask for 4 GiB.
@@ -321,42 +326,177 @@ impl Decoder {
     ) -> Result<(usize, usize)> {
         let mut pos = 0usize;
         loop {
-            let rest = input.get(pos..).unwrap_or_default();
-            if let State::HeapDump { header, remaining } = self.state {
-                if remaining > 0 {
-                    let lim = (remaining as usize).min(rest.len());
-                    let body = rest.get(..lim).unwrap_or_default();
-                    let mut c = Cursor::new(body, self.offset, self.id_size);
-                    let failure = sub_records_into(&mut c, v);
-                    let used = lim - c.remaining();
-                    pos += used;
-                    self.offset += used as u64;
-                    let remaining = remaining - used as u64;
-                    self.state = State::HeapDump { header, remaining };
-                    if let Some(e) = failure {
-                        let needed =
-                            self.sub_record_shortfall(e, &header, remaining, c.remaining())?;
-                        let t = c.rest().first().copied().unwrap_or(0);
-                        let item = Item::SubRecord(t, header);
-                        let needed = self.bound(self.offset, c.remaining(), needed, item)?;
-                        return Ok((pos, needed));
-                    }
-                    if remaining > 0 {
-                        // Input exhausted exactly at a sub-record boundary.
-                        return Ok((pos, 1));
-                    }
-                    continue;
-                }
-            }
-            match self.step(rest)? {
-                Step::Event(ev, n) => {
-                    pos += n;
-                    v.event(ev);
-                }
-                Step::Skipped(n) => pos += n,
-                Step::Partial(needed) => return Ok((pos, needed)),
+            match self.advance(input.get(pos..).unwrap_or_default(), v)? {
+                Advance::Consumed(n) => pos += n,
+                Advance::Needs(n, needed) => return Ok((pos + n, needed)),
             }
         }
+    }
+
+    /// Like [`Decoder::decode_with`], walking two heap-dump records at once: where the rest
+    /// of the current heap-dump record and the header of the next are both in `input`, the
+    /// next one's sub-records are decoded into a [`Fork`] of `v`, an object dump of each
+    /// record in turn, as far as the current record goes; the fork is joined into `v` once
+    /// the current record has ended without error. The two chains of positions (where each
+    /// sub-record starts depends on the one before) do not depend on each other, so one
+    /// thread walks both in little more time than one: a histogram of a dump in memory takes
+    /// about 0.8 of the time.
+    ///
+    /// `v` is given the same events as by [`Decoder::decode_with`], in the same order, except
+    /// that the sub-records a fork took arrive through [`Fork::join`], right after the next
+    /// record's [`Event::HeapDumpStart`]. On an error, `v` has been given exactly what comes
+    /// before it.
+    ///
+    /// When the input's length is known ([`Decoder::input_len`]) and says more is coming, the
+    /// decoder asks for the rest of the current heap-dump record and the next record's header
+    /// (at most 16 MiB) rather than walk the part it has alone: the `needed` it returns may
+    /// then be up to that.
+    ///
+    /// # Errors
+    /// Any decoding [`Error`]; the decoder should not be used after one.
+    #[inline]
+    pub fn decode_forked<'a, V: Fork<'a>>(
+        &mut self,
+        input: &'a [u8],
+        v: &mut V,
+    ) -> Result<(usize, usize)> {
+        let mut fork = None;
+        let mut pos = 0usize;
+        loop {
+            let rest = input.get(pos..).unwrap_or_default();
+            let advanced = match self.pair(rest) {
+                Some(pair) => {
+                    let w = fork.get_or_insert_with(|| v.fork());
+                    self.decode_pair(pair, v, w)?
+                }
+                None => match self.wait_for_pair(rest.len()) {
+                    Some(needed) => Advance::Needs(0, needed),
+                    None => self.advance(rest, v)?,
+                },
+            };
+            match advanced {
+                Advance::Consumed(n) => pos += n,
+                Advance::Needs(n, needed) => return Ok((pos + n, needed)),
+            }
+        }
+    }
+
+    /// Decodes what comes first in `input` into `v`: the sub-records of the current
+    /// heap-dump record that `input` holds, or one record or event.
+    #[inline(always)]
+    fn advance<'a, V: Visit<'a> + ?Sized>(
+        &mut self,
+        input: &'a [u8],
+        v: &mut V,
+    ) -> Result<Advance> {
+        if let State::HeapDump { header, remaining } = self.state {
+            if remaining > 0 {
+                let lim = (remaining as usize).min(input.len());
+                let body = input.get(..lim).unwrap_or_default();
+                let mut c = Cursor::new(body, self.offset, self.id_size);
+                let failure = sub_records_into(&mut c, v);
+                let used = lim - c.remaining();
+                self.offset += used as u64;
+                let remaining = remaining - used as u64;
+                self.state = State::HeapDump { header, remaining };
+                if let Some(e) = failure {
+                    let needed = self.sub_record_shortfall(e, &header, remaining, c.remaining())?;
+                    let t = c.rest().first().copied().unwrap_or(0);
+                    let item = Item::SubRecord(t, header);
+                    let needed = self.bound(self.offset, c.remaining(), needed, item)?;
+                    return Ok(Advance::Needs(used, needed));
+                }
+                if remaining > 0 {
+                    // Input exhausted exactly at a sub-record boundary.
+                    return Ok(Advance::Needs(used, 1));
+                }
+                return Ok(Advance::Consumed(used));
+            }
+        }
+        Ok(match self.step(input)? {
+            Step::Event(ev, n) => {
+                v.event(ev);
+                Advance::Consumed(n)
+            }
+            Step::Skipped(n) => Advance::Consumed(n),
+            Step::Partial(needed) => Advance::Needs(0, needed),
+        })
+    }
+
+    /// The rest of the current heap-dump record and the next heap-dump record, when `input`
+    /// holds the first whole and the second's header (and as much of its body as it holds).
+    fn pair<'a>(&self, input: &'a [u8]) -> Option<Pair<'a>> {
+        let State::HeapDump { header, remaining } = self.state else {
+            return None;
+        };
+        let current = input.get(..usize::try_from(remaining).ok().filter(|&r| r > 0)?)?;
+        let after = input.get(current.len()..)?;
+        let mut c = Cursor::new(after, self.offset + current.len() as u64, self.id_size);
+        let next_header = RecordHeader::parse(&mut c).ok()?;
+        if !next_header.is_heap_dump() {
+            return None;
+        }
+        let next = c.rest();
+        let next = next.get(..next.len().min(next_header.length as usize))?;
+        Some(Pair {
+            header,
+            current,
+            next_header,
+            next,
+        })
+    }
+
+    /// How many more bytes than the `have` buffered would make a [`Pair`], when it is worth
+    /// waiting for them: the current heap-dump record's rest and the next header are at most
+    /// [`PAIR_WAIT`] bytes (and the caller's limit), and the input's length says they come.
+    fn wait_for_pair(&self, have: usize) -> Option<usize> {
+        let State::HeapDump { remaining, .. } = self.state else {
+            return None;
+        };
+        let want = remaining.checked_add(RECORD_HEADER_LEN as u64)?;
+        let limit = self.max_item.unwrap_or(PAIR_WAIT).min(PAIR_WAIT);
+        let comes = self.input_len? >= self.offset.checked_add(want)?;
+        (remaining > 0 && want > have as u64 && want <= limit && comes)
+            .then(|| (want - have as u64) as usize)
+    }
+
+    /// Decodes a [`Pair`]: the current record's sub-records into `v` and, beside them, the
+    /// next one's into `w` ([`sub_records_pair`]); then `w` is joined into `v`, and the
+    /// decoder stands in the next record after what `w` took.
+    fn decode_pair<'a, V: Fork<'a>>(
+        &mut self,
+        pair: Pair<'a>,
+        v: &mut V,
+        w: &mut V,
+    ) -> Result<Advance> {
+        let Pair {
+            header,
+            current,
+            next_header,
+            next,
+        } = pair;
+        let next_offset = next_header.offset + RECORD_HEADER_LEN as u64;
+        let mut a = Cursor::new(current, self.offset, self.id_size);
+        let mut b = Cursor::new(next, next_offset, self.id_size);
+        if let Some(e) = sub_records_pair(&mut a, &mut b, v, w) {
+            // The record is whole in the input, so this is not a shortfall: what `w` took
+            // comes after the error, and is dropped with it.
+            self.offset = a.offset();
+            let remaining = a.remaining() as u64;
+            self.state = State::HeapDump { header, remaining };
+            return Err(self.sub_record_error(e, &header));
+        }
+        v.event(Event::HeapDumpBodyEnd(header));
+        self.count_record(next_header.tag);
+        v.event(Event::HeapDumpStart(next_header));
+        v.join(w);
+        let taken = next.len() - b.remaining();
+        self.offset = next_offset + taken as u64;
+        self.state = State::HeapDump {
+            header: next_header,
+            remaining: u64::from(next_header.length) - taken as u64,
+        };
+        Ok(Advance::Consumed(current.len() + RECORD_HEADER_LEN + taken))
     }
 
     /// Turns a sub-record decoding error into "needs more" or a hard error.
@@ -374,18 +514,19 @@ impl Decoder {
                 if (available as u64) < remaining && available as u64 + needed <= remaining {
                     Ok(needed as usize)
                 } else {
-                    // Where the record ends, wherever the buffered input happened to end.
-                    let end = header.offset + RECORD_HEADER_LEN as u64 + u64::from(header.length);
-                    Err(Error::RecordOverrun {
-                        offset: header.offset,
-                        tag: header.tag,
-                        declared: header.length.into(),
-                        expected,
-                        at: end,
-                    })
+                    Err(overrun(header, expected))
                 }
             }
             other => Err(other),
+        }
+    }
+
+    /// A sub-record error in a heap-dump record held whole: a sub-record cut off is one that
+    /// runs past the record's end.
+    fn sub_record_error(&self, e: Error, header: &RecordHeader) -> Error {
+        match e {
+            Error::Truncated { expected, .. } => overrun(header, expected),
+            other => other,
         }
     }
 
@@ -509,4 +650,34 @@ enum Step<'a> {
     Event(Event<'a>, usize),
     Skipped(usize),
     Partial(usize),
+}
+
+/// A sub-record of the heap-dump record with this header runs past the record's end, where a
+/// sub-record of kind `expected` was being read.
+fn overrun(header: &RecordHeader, expected: &'static str) -> Error {
+    // Where the record ends, wherever the buffered input happened to end.
+    let end = header.offset + RECORD_HEADER_LEN as u64 + u64::from(header.length);
+    Error::RecordOverrun {
+        offset: header.offset,
+        tag: header.tag,
+        declared: header.length.into(),
+        expected,
+        at: end,
+    }
+}
+
+/// What [`Decoder::advance`] did: consumed this many bytes, or consumed this many and needs
+/// this many more.
+enum Advance {
+    Consumed(usize),
+    Needs(usize, usize),
+}
+
+/// The rest of the current heap-dump record, whole, and the next heap-dump record, as much
+/// of its body as the input holds ([`Decoder::decode_forked`]).
+struct Pair<'a> {
+    header: RecordHeader,
+    current: &'a [u8],
+    next_header: RecordHeader,
+    next: &'a [u8],
 }
