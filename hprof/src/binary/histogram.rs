@@ -173,11 +173,7 @@ impl Histogram {
             };
             match record {
                 Record::HeapDump(d) | Record::HeapDumpSegment(d) => {
-                    let mut next = Cursor::new(d.body, d.offset, d.id_size);
-                    if let Some(mut c) = current.take() {
-                        visit_pair(&mut c, &mut next, &mut h, &mut fork)?;
-                    }
-                    current = Some(next);
+                    h.count_beside(&mut fork, &mut current, &d)?;
                 }
                 other => {
                     h.finish_body(current.take())?;
@@ -187,6 +183,22 @@ impl Histogram {
         }
         h.finish_body(current)?;
         Ok(h)
+    }
+
+    /// Counts the heap-dump body `d` beside the rest of `current` (the body before it, whose
+    /// count ends here, `fork` taking `d`'s share until then), and makes `d` the current one.
+    fn count_beside<'a>(
+        &mut self,
+        fork: &mut Histogram,
+        current: &mut Option<Cursor<'a>>,
+        d: &HeapDump<'a>,
+    ) -> Result<()> {
+        let mut next = Cursor::new(d.body, d.offset, d.id_size);
+        if let Some(mut c) = current.take() {
+            visit_pair(&mut c, &mut next, self, fork)?;
+        }
+        *current = Some(next);
+        Ok(())
     }
 
     /// Counts the rest of a heap-dump body, if there is one.
@@ -265,11 +277,7 @@ impl Histogram {
                         let mut fork = part.fork();
                         let mut current: Option<Cursor<'_>> = None;
                         for d in *group {
-                            let mut next = Cursor::new(d.body, d.offset, d.id_size);
-                            if let Some(mut c) = current.take() {
-                                visit_pair(&mut c, &mut next, &mut part, &mut fork)?;
-                            }
-                            current = Some(next);
+                            part.count_beside(&mut fork, &mut current, d)?;
                         }
                         part.finish_body(current)?;
                         Ok(part)
