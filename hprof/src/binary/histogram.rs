@@ -57,27 +57,36 @@ impl ClassCounts {
 
     #[inline]
     fn add(&mut self, id: Id, n: u64, bytes: u64) {
-        let mask = self.slots.len() - 1;
+        // The table always has slots (a power of two of them), so the mask never wraps.
+        let mask = self.slots.len().wrapping_sub(1);
         let mut i = Self::slot_of(id, mask);
-        loop {
-            match self.slots.get_mut(i) {
-                Some(slot) if slot.1 != 0 && slot.0 == id => {
-                    slot.1 = slot.1.saturating_add(n);
-                    slot.2 = slot.2.saturating_add(bytes);
-                    return;
+        while let Some(slot) = self.slots.get_mut(i) {
+            if slot.0 == id && slot.1 != 0 {
+                match (slot.1.checked_add(n), slot.2.checked_add(bytes)) {
+                    (Some(instances), Some(total)) => (slot.1, slot.2) = (instances, total),
+                    _ => Self::saturate(slot, n, bytes),
                 }
-                Some(slot) if slot.1 == 0 => {
-                    *slot = (id, n, bytes);
-                    self.len += 1;
-                    if self.len * 2 > self.slots.len() {
-                        self.grow();
-                    }
-                    return;
-                }
-                Some(_) => i = (i + 1) & mask,
-                None => return,
+                return;
             }
+            if slot.1 == 0 {
+                *slot = (id, n, bytes);
+                self.len += 1;
+                if self.len * 2 > self.slots.len() {
+                    self.grow();
+                }
+                return;
+            }
+            i = (i + 1) & mask;
         }
+    }
+
+    /// Adds `n` and `bytes` to a slot's counts, stopping at `u64::MAX`: off the hot path,
+    /// where the two checked additions cost two branches never taken rather than the
+    /// conditional moves of saturating ones.
+    #[cold]
+    fn saturate(slot: &mut (Id, u64, u64), n: u64, bytes: u64) {
+        slot.1 = slot.1.saturating_add(n);
+        slot.2 = slot.2.saturating_add(bytes);
     }
 
     #[cold]
