@@ -2,12 +2,12 @@
 //! gives exactly the events, and the same success or failure, as feeding it at once; telling
 //! the decoder the input's size changes neither, and it then never asks for more bytes than
 //! the input holds; salvaging gives the same verdict; and walking two heap-dump records at
-//! once (`decode_forked`, in windows of those sizes) gives the events of `decode_all`, in
+//! once (`decode_forked`, in windows of those sizes) gives the events of `decode_with`, in
 //! order, and the same error.
 #![no_main]
 
 use hprof::binary::histogram::Histogram;
-use hprof::binary::incremental::{BufferedDecoder, Decoder, Event, Fork, Status, Visit};
+use hprof::binary::incremental::{BufferedDecoder, Decoder, Event, Status};
 use libfuzzer_sys::fuzz_target;
 
 fn at_once(data: &[u8]) -> (Vec<String>, bool) {
@@ -68,52 +68,17 @@ fn chunked(data: &[u8], sizes: &[u8]) -> (Vec<String>, bool) {
     (events, ok)
 }
 
-/// Every event, in order; a fork's appended when it is joined.
-#[derive(Default)]
-struct Recorder(Vec<String>);
+/// The hprof tests' recorder and window driver (`decode_forked` or `decode_with` over windows
+/// of growing sizes).
+#[path = "../../hprof/tests/forking/mod.rs"]
+mod forking;
 
-impl<'a> Visit<'a> for Recorder {
-    fn event(&mut self, event: Event<'a>) {
-        self.0.push(format!("{event:?}"));
-    }
-}
-
-impl Fork<'_> for Recorder {
-    fn fork(&self) -> Recorder {
-        Recorder::default()
-    }
-    fn join(&mut self, fork: &mut Recorder) {
-        self.0.append(&mut fork.0);
-    }
-}
-
-/// `decode_all` (one at a time) or `decode_forked` (two heap-dump records at once) over
-/// windows of `data` growing by `sizes`, the input's size known: the events, then the error
-/// or what `finish` said.
+/// `decode_forked` (two heap-dump records at once) or `decode_with` (one at a time) over
+/// windows of `data` growing by `sizes` (plus one), the input's size known: the events, then
+/// the error or what `finish` said.
 fn windows(data: &[u8], sizes: &[u8], forked: bool) -> Vec<String> {
-    let mut d = Decoder::new().input_len(data.len() as u64);
-    let mut r = Recorder::default();
-    let (mut pos, mut end, mut i) = (0, 0, 0);
-    loop {
-        end = (end + usize::from(sizes[i % sizes.len()]) + 1).min(data.len());
-        i += 1;
-        let window = &data[pos..end];
-        let decoded = match forked {
-            true => d.decode_forked(window, &mut r),
-            false => d.decode_all(window, |e: Event<'_>| r.event(e)),
-        };
-        match decoded {
-            Ok((consumed, _)) => pos += consumed,
-            Err(e) => {
-                r.0.push(format!("{e:?}"));
-                return r.0;
-            }
-        }
-        if end == data.len() {
-            r.0.push(format!("{:?}", d.finish(&data[pos..])));
-            return r.0;
-        }
-    }
+    let sizes: Vec<usize> = sizes.iter().map(|&s| usize::from(s) + 1).collect();
+    forking::events(data, &sizes, true, forked).0
 }
 
 fuzz_target!(|input: &[u8]| {

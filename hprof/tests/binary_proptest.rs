@@ -620,27 +620,10 @@ fn one_shot(data: &[u8]) -> Vec<String> {
     out
 }
 
-/// `decode_all` (the visiting fast path) over `data` fed in chunks of `sizes`, the input's
+/// `decode_with` (the visiting fast path) over `data` fed in chunks of `sizes`, the input's
 /// size known as the examples know it: the events, then how it ended.
 fn chunked_fast(data: &[u8], sizes: &[usize]) -> Vec<String> {
-    let mut d = Decoder::new().input_len(data.len() as u64);
-    let mut out = Vec::new();
-    let (mut pos, mut end, mut i) = (0, 0, 0);
-    loop {
-        end = (end + sizes[i % sizes.len()]).min(data.len());
-        i += 1;
-        match d.decode_all(&data[pos..end], |e: Event<'_>| out.push(format!("{e:?}"))) {
-            Ok((consumed, _)) => pos += consumed,
-            Err(e) => {
-                out.push(format!("{:?}", Err::<(), _>(e)));
-                return out;
-            }
-        }
-        if end == data.len() {
-            out.push(format!("{:?}", d.finish(&data[pos..])));
-            return out;
-        }
-    }
+    forking::events(data, sizes, true, false).0
 }
 
 /// A histogram's rows, or its error, to compare.
